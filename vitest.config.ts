@@ -1,0 +1,47 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+// wrangler.toml points static assets at the built bundle; tests do not need it built.
+mkdirSync("dist/web", { recursive: true });
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: "domain", include: ["domain/**/*.test.ts"], environment: "node" },
+      },
+      {
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "migrations")),
+                LIGHTNING_BACKEND: "dev",
+                ADMIN_PIN: "135790",
+                LNURL_OVERRIDES: "",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
+          setupFiles: ["./worker/test/apply-migrations.ts"],
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: "web",
+          include: ["web/**/*.test.tsx", "web/**/*.test.ts"],
+          environment: "jsdom",
+          setupFiles: ["./web/src/test/setup.ts"],
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,31 @@
+// Builds the Hono app: middleware, error handler, and every resource's routes.
+import { Hono } from "hono";
+import type { AppEnv } from "./context";
+import { AppError } from "./errors";
+import { identify } from "./auth/middleware";
+import { securityHeaders } from "./security-headers";
+import { authRoutes } from "./routes/auth";
+import { aliasCheckRoutes, meRoutes, userRoutes } from "./routes/users";
+
+export function buildApp() {
+  const app = new Hono<AppEnv>();
+
+  app.use("*", securityHeaders);
+  app.use("/api/*", identify(async () => false));
+
+  app.route("/api/auth", authRoutes);
+  app.route("/api/user/me", meRoutes);
+  app.route("/api/users", userRoutes);
+  app.route("/api/check-gigstr-alias", aliasCheckRoutes);
+
+  app.notFound((c) => c.json({ message: "Not found", error: "not_found" }, 404));
+  app.onError((err, c) => {
+    if (err instanceof AppError) return c.json({ message: err.message, error: err.code }, err.status);
+    console.error("unhandled error", c.req.method, c.req.path, err);
+    return c.json({ message: "Something went wrong. Please try again.", error: "internal_error" }, 500);
+  });
+  return app;
+}
+
+export const app = buildApp();
+export type App = typeof app;

@@ -1,0 +1,20 @@
+import type { GigRoom } from "../durable-objects/gig-room";
+
+/** The Worker's bindings and settings (DESIGN.md §11). Settings arrive as strings. */
+export interface Env {
+  DB: D1Database;
+  FILES: R2Bucket;
+  GIG_ROOM: DurableObjectNamespace<GigRoom>;
+  ASSETS: Fetcher;
+  LIGHTNING_BACKEND?: string;
+  LNBITS_URL?: string;
+  LNBITS_ADMIN_KEY?: string;
+  NWC_URL?: string;
+  WEBHOOK_SECRET?: string;
+  ADMIN_PIN?: string;
+  ADMIN_PUBKEYS?: string;
+  ALIAS_DOMAIN?: string;
+  LNURL_OVERRIDES?: string;
+  INVOICE_EXPIRY_SECONDS?: string;
+  AUTO_RELEASE_DAYS?: string;
+}

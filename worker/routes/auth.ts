@@ -1,0 +1,20 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../context";
+import { nostrEventSchema } from "../auth/nostr-login";
+import { createLoginChallenge, signInWithNostr } from "../services/auth";
+import { ownUser } from "../services/users";
+import { parseJson } from "./parse";
+
+const verifyBody = z.object({
+  event: nostrEventSchema,
+  challengeId: z.string().min(1, "challengeId is required"),
+});
+
+export const authRoutes = new Hono<AppEnv>()
+  .post("/nostr/challenge", async (c) => c.json(await createLoginChallenge(c.var.db)))
+  .post("/nostr/verify", async (c) => {
+    const { event, challengeId } = await parseJson(c, verifyBody);
+    const { sessionToken, user } = await signInWithNostr(c.var.db, event, challengeId);
+    return c.json({ sessionToken, user: ownUser(user) });
+  });

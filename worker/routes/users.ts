@@ -1,0 +1,41 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { aliasSchema, profileUpdateSchema } from "../../domain/profile";
+import type { AppEnv } from "../context";
+import { requireMember } from "../auth/middleware";
+import {
+  deleteAccount,
+  findUserById,
+  findUserByNpub,
+  isAliasAvailable,
+  ownUser,
+  publicUser,
+  updateProfile,
+} from "../services/users";
+import { parseJson, parseQuery } from "./parse";
+
+/** /api/user/me: the signed-in member's own account. */
+export const meRoutes = new Hono<AppEnv>()
+  .get("/", (c) => c.json(ownUser(requireMember(c))))
+  .patch("/", async (c) => {
+    const me = requireMember(c);
+    const edit = await parseJson(c, profileUpdateSchema);
+    return c.json(ownUser(await updateProfile(c.var.db, me, edit)));
+  })
+  .delete("/", async (c) => {
+    await deleteAccount(c.var.db, requireMember(c));
+    return c.json({ success: true });
+  });
+
+/** /api/users: public profiles. */
+export const userRoutes = new Hono<AppEnv>()
+  .get("/by-npub/:npub", async (c) => c.json(publicUser(await findUserByNpub(c.var.db, c.req.param("npub")))))
+  .get("/:id", async (c) => c.json(publicUser(await findUserById(c.var.db, c.req.param("id")))));
+
+const aliasQuery = z.object({ alias: z.string().trim().toLowerCase().pipe(aliasSchema) });
+
+/** /api/check-gigstr-alias?alias= */
+export const aliasCheckRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  const { alias } = parseQuery(c, aliasQuery);
+  return c.json({ alias, available: await isAliasAvailable(c.var.db, alias) });
+});

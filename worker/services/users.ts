@@ -1,0 +1,122 @@
+// Profiles: the member's own view, the public view, edits, alias availability and account deletion.
+import { and, eq, isNull } from "drizzle-orm";
+import { nip19 } from "nostr-tools";
+import { successRate } from "../../domain/reputation";
+import type { OwnUser, ProfileUpdate, PublicUser } from "../../domain/profile";
+import type { Db, UserRow } from "../context";
+import { sessions, users } from "../db/schema";
+import { nowIso } from "../db/client";
+import { badRequest, conflict, notFound } from "../errors";
+
+export const DELETED_USER_NAME = "Deleted user";
+
+export function publicUser(u: UserRow): PublicUser {
+  return {
+    id: u.id,
+    username: u.username,
+    displayName: u.displayName,
+    profilePicture: u.profilePicture,
+    picture: u.profilePicture,
+    bio: u.bio,
+    nip05: u.nip05,
+    nostrPubkey: u.nostrPubkey,
+    gigstrAlias: u.gigstrAlias,
+    completedGigs: u.completedGigs,
+    successfulGigs: u.successfulGigs,
+    successRate: successRate(u.completedGigs, u.successfulGigs),
+    averageRating: u.averageRating,
+    totalReviews: u.totalReviews,
+    createdAt: u.createdAt,
+  };
+}
+
+export function ownUser(u: UserRow): OwnUser {
+  return { ...publicUser(u), lightningAddress: u.lightningAddress };
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow> {
+  const user = await db.query.users.findFirst({ where: and(eq(users.id, id), isNull(users.deletedAt)) });
+  if (!user) throw notFound("User not found", "user_not_found");
+  return user;
+}
+
+export async function findUserByNpub(db: Db, npub: string): Promise<UserRow> {
+  let pubkey: string;
+  try {
+    const decoded = nip19.decode(npub);
+    if (decoded.type !== "npub") throw new Error("not an npub");
+    pubkey = decoded.data;
+  } catch {
+    throw notFound("User not found", "user_not_found");
+  }
+  const user = await db.query.users.findFirst({ where: and(eq(users.nostrPubkey, pubkey), isNull(users.deletedAt)) });
+  if (!user) throw notFound("User not found", "user_not_found");
+  return user;
+}
+
+export async function isAliasAvailable(db: Db, alias: string): Promise<boolean> {
+  const taken = await db.query.users.findFirst({ where: eq(users.gigstrAlias, alias), columns: { id: true } });
+  return !taken;
+}
+
+/** Applies a parsed profile edit. Absent keys stay as they are; empty values were turned into null by the schema. */
+export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate): Promise<UserRow> {
+  if (edit.username !== undefined && edit.username !== me.username) {
+    throw badRequest("Username cannot be changed", "username_immutable");
+  }
+  const changes: Partial<typeof users.$inferInsert> = {};
+  if (edit.displayName !== undefined) changes.displayName = edit.displayName;
+  if (edit.bio !== undefined) changes.bio = edit.bio;
+  if (edit.nip05 !== undefined) changes.nip05 = edit.nip05;
+  if (edit.profilePicture !== undefined) changes.profilePicture = edit.profilePicture;
+  if (edit.lightningAddress !== undefined) changes.lightningAddress = edit.lightningAddress;
+
+  const lightningAddressAfter = edit.lightningAddress !== undefined ? edit.lightningAddress : me.lightningAddress;
+  if (edit.gigstrAlias !== undefined && edit.gigstrAlias !== me.gigstrAlias) {
+    if (me.gigstrAlias) throw conflict("Your alias is permanently configured and cannot be changed", "alias_already_set");
+    if (!lightningAddressAfter) throw badRequest("Set a Lightning address before claiming an alias", "lightning_address_required");
+    changes.gigstrAlias = edit.gigstrAlias;
+  }
+  if (me.gigstrAlias && lightningAddressAfter === null) {
+    throw badRequest("Your alias forwards to your Lightning address; it cannot be removed", "lightning_address_required");
+  }
+  if (Object.keys(changes).length === 0) return me;
+
+  try {
+    // The alias is set only while still empty: of two racing claims, one wins.
+    const where = changes.gigstrAlias
+      ? and(eq(users.id, me.id), isNull(users.gigstrAlias))
+      : eq(users.id, me.id);
+    const [updated] = await db.update(users).set(changes).where(where).returning();
+    if (!updated) throw conflict("Your alias is permanently configured and cannot be changed", "alias_already_set");
+    return updated;
+  } catch (err) {
+    if (err instanceof Error && /UNIQUE constraint failed: users\.gigstr_alias/.test(String(err.message) + String(err.cause ?? "")))
+      throw conflict("This alias is already taken", "alias_taken");
+    throw err;
+  }
+}
+
+/**
+ * Deletes an account: the profile is scrubbed and its sessions end. The row stays, renamed, so that
+ * past gigs and reviews others hold still point somewhere and show a placeholder name. The alias stays
+ * reserved (and is no longer served), so nobody else can later receive payments meant for this person.
+ */
+export async function deleteAccount(db: Db, me: UserRow): Promise<void> {
+  await db.batch([
+    db.delete(sessions).where(eq(sessions.userId, me.id)),
+    db
+      .update(users)
+      .set({
+        username: `deleted-${me.id}`,
+        nostrPubkey: null,
+        displayName: DELETED_USER_NAME,
+        profilePicture: null,
+        bio: null,
+        nip05: null,
+        lightningAddress: null,
+        deletedAt: nowIso(),
+      })
+      .where(eq(users.id, me.id)),
+  ]);
+}
