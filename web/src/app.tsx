@@ -1,0 +1,3 @@
+export function App() {
+  return <main className="p-4">Gigstr</main>;
+}

@@ -1,0 +1,68 @@
+// The API client (SPEC.md §7): credentials always, JSON content type only with a body,
+// the bearer session token when one exists. A non-OK answer becomes an Error whose message is
+// "<status>: <body text or status text>" (SPEC.md §8), so toasts can show the server's words.
+
+export const SESSION_TOKEN_KEY = "sessionToken";
+
+export function getSessionToken(): string | null {
+  return localStorage.getItem(SESSION_TOKEN_KEY);
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  /** The server's human text ({message} or {error}), when the body is our JSON error shape. */
+  get serverMessage(): string | undefined {
+    try {
+      const parsed = JSON.parse(this.body) as { message?: unknown; error?: unknown };
+      if (typeof parsed.message === "string") return parsed.message;
+      if (typeof parsed.error === "string") return parsed.error;
+    } catch {
+      /* not JSON */
+    }
+    return this.body || undefined;
+  }
+}
+
+export async function apiRequest(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...extraHeaders };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const token = getSessionToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(path, {
+    method,
+    headers,
+    credentials: "include",
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) {
+    const text = await res.text();
+    throw new ApiError(res.status, text, `${res.status}: ${text || res.statusText}`);
+  }
+  return res;
+}
+
+export async function apiJson<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await apiRequest(method, path, body);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Reads use GET to the path built from the query key's parts joined by a slash (SPEC.md §7). */
+export function pathFromKey(key: readonly unknown[]): string {
+  return key.filter((part) => part !== undefined && part !== null && typeof part !== "object").join("/");
+}
+
+/** The best human text of an error for a toast. */
+export function errorText(err: unknown, fallback?: string): string {
+  if (err instanceof ApiError) return err.serverMessage ?? fallback ?? err.message;
+  if (err instanceof Error && err.message) return err.message;
+  return fallback ?? "Please try again.";
+}
