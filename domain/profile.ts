@@ -100,4 +100,6 @@ export interface PublicUser {
 /** The signed-in user's own view adds what only they should see. */
 export interface OwnUser extends PublicUser {
   lightningAddress: string | null;
+  /** `alias@<alias domain>` once an alias is claimed. */
+  gigstrAliasAddress: string | null;
 }

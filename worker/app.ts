@@ -5,6 +5,8 @@ import { AppError } from "./errors";
 import { identify } from "./auth/middleware";
 import { securityHeaders } from "./security-headers";
 import { authRoutes } from "./routes/auth";
+import { configRoutes } from "./routes/config";
+import { portfolioRoutes, reviewRoutes } from "./routes/profiles";
 import { aliasCheckRoutes, meRoutes, userRoutes } from "./routes/users";
 
 export function buildApp() {
@@ -13,10 +15,13 @@ export function buildApp() {
   app.use("*", securityHeaders);
   app.use("/api/*", identify(async () => false));
 
+  app.route("/api/config", configRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/user/me", meRoutes);
   app.route("/api/users", userRoutes);
   app.route("/api/check-gigstr-alias", aliasCheckRoutes);
+  app.route("/api/portfolio", portfolioRoutes);
+  app.route("/api/reviews", reviewRoutes);
 
   app.notFound((c) => c.json({ message: "Not found", error: "not_found" }, 404));
   app.onError((err, c) => {

@@ -12,6 +12,7 @@ export const VISITOR_ROUTES: ReadonlyArray<readonly [string, string]> = [
   ["GET", "/api/users/by-npub/:npub"],
   ["GET", "/api/users/:id"],
   ["GET", "/api/check-gigstr-alias"],
+  ["GET", "/api/config"],
   ["GET", "/api/portfolio/user/:userId"],
   ["GET", "/api/reviews/user/:userId"],
   ["GET", "/api/gigs"],

@@ -1,18 +1,32 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { generateSecretKey } from "nostr-tools/pure";
+import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { api, getChallenge, loginEvent } from "../test/factories";
 
 async function verify(body: unknown) {
   return api("/api/auth/nostr/verify", { method: "POST", json: body });
 }
 
-describe("Nostr sign-in", () => {
-  it("gives a challenge and its id", async () => {
-    const { challenge, challengeId } = await getChallenge();
-    expect(challenge).toMatch(/^[0-9a-f]{64}$/);
-    expect(challengeId).toMatch(/^[0-9a-f-]{36}$/);
-  });
+async function expectRefused(res: Response, status: number, message: RegExp) {
+  expect(res.status).toBe(status);
+  const body = (await res.json()) as { message: string; error: string };
+  expect(body.message).toMatch(message);
+  expect(body.error).toEqual(expect.any(String));
+}
 
+const now = () => Math.floor(Date.now() / 1000);
+
+describe("POST /api/auth/nostr/challenge", () => {
+  it("gives a fresh random challenge and its id each time", async () => {
+    const a = await getChallenge();
+    const b = await getChallenge();
+    expect(a.challenge).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.challengeId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.challenge).not.toBe(b.challenge);
+  });
+});
+
+describe("POST /api/auth/nostr/verify", () => {
   it("signs in with a kind 22242 event and creates the member named by npub", async () => {
     const sk = generateSecretKey();
     const { challenge, challengeId } = await getChallenge();
@@ -23,5 +37,79 @@ describe("Nostr sign-in", () => {
     expect(body.user.username).toMatch(/^npub1/);
     const me = await api("/api/user/me", { token: body.sessionToken });
     expect(((await me.json()) as { username: string }).username).toBe(body.user.username);
+  });
+
+  it("accepts a kind 1 event whose content is the challenge, and finds the same member next time", async () => {
+    const sk = generateSecretKey();
+    const first = await getChallenge();
+    const r1 = await verify({ event: loginEvent(sk, first.challenge, { kind: 1 }), challengeId: first.challengeId });
+    const second = await getChallenge();
+    const r2 = await verify({ event: loginEvent(sk, second.challenge), challengeId: second.challengeId });
+    const u1 = ((await r1.json()) as { user: { id: string } }).user;
+    const u2 = ((await r2.json()) as { user: { id: string } }).user;
+    expect(u1.id).toBe(u2.id);
+  });
+
+  it("refuses a kind other than 1 or 22242", async () => {
+    const { challenge, challengeId } = await getChallenge();
+    const event = finalizeEvent({ kind: 4, created_at: now(), tags: [["challenge", challenge]], content: challenge }, generateSecretKey());
+    await expectRefused(await verify({ event, challengeId }), 401, /kind 1 or 22242/);
+  });
+
+  it("refuses an event that carries another challenge", async () => {
+    const { challengeId } = await getChallenge();
+    const other = await getChallenge();
+    await expectRefused(await verify({ event: loginEvent(generateSecretKey(), other.challenge), challengeId }), 401, /challenge/);
+  });
+
+  it("refuses events signed more than 10 minutes in the past or the future", async () => {
+    for (const createdAt of [now() - 601, now() + 601]) {
+      const { challenge, challengeId } = await getChallenge();
+      const event = loginEvent(generateSecretKey(), challenge, { createdAt });
+      await expectRefused(await verify({ event, challengeId }), 401, /too old or in the future/);
+    }
+  });
+
+  it("refuses a forged signature and an event whose content was changed after signing", async () => {
+    const { challenge, challengeId } = await getChallenge();
+    const event = loginEvent(generateSecretKey(), challenge);
+    const forged = { ...event, sig: event.sig.replace(/^./, event.sig[0] === "a" ? "b" : "a") };
+    await expectRefused(await verify({ event: forged, challengeId }), 401, /Invalid signature/);
+    const tampered = { ...event, tags: [["challenge", challenge], ["x", "y"]] };
+    await expectRefused(await verify({ event: tampered, challengeId }), 401, /Invalid signature/);
+  });
+
+  it("uses a challenge once: a second event for it is refused", async () => {
+    const { challenge, challengeId } = await getChallenge();
+    expect((await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId })).status).toBe(200);
+    await expectRefused(await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId }), 401, /already used/);
+  });
+
+  it("of two racing sign-ins with one challenge, exactly one wins", async () => {
+    const { challenge, challengeId } = await getChallenge();
+    const results = await Promise.all([
+      verify({ event: loginEvent(generateSecretKey(), challenge), challengeId }),
+      verify({ event: loginEvent(generateSecretKey(), challenge), challengeId }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
+  it("refuses an expired challenge and an unknown one", async () => {
+    const { challenge, challengeId } = await getChallenge();
+    await env.DB.prepare("UPDATE auth_challenges SET expires_at = ? WHERE id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), challengeId)
+      .run();
+    await expectRefused(await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId }), 401, /expired/);
+    await expectRefused(
+      await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId: crypto.randomUUID() }),
+      401,
+      /expired/,
+    );
+  });
+
+  it("answers 400 with a message for a malformed body", async () => {
+    await expectRefused(await verify({ challengeId: "x" }), 400, /.+/);
+    const res = await api("/api/auth/nostr/verify", { method: "POST", body: "not json", headers: { "content-type": "application/json" } });
+    await expectRefused(res, 400, /JSON/);
   });
 });

@@ -4,6 +4,7 @@ import type { AppEnv } from "../context";
 import { nostrEventSchema } from "../auth/nostr-login";
 import { createLoginChallenge, signInWithNostr } from "../services/auth";
 import { ownUser } from "../services/users";
+import { aliasDomainOf } from "./config";
 import { parseJson } from "./parse";
 
 const verifyBody = z.object({
@@ -16,5 +17,5 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/nostr/verify", async (c) => {
     const { event, challengeId } = await parseJson(c, verifyBody);
     const { sessionToken, user } = await signInWithNostr(c.var.db, event, challengeId);
-    return c.json({ sessionToken, user: ownUser(user) });
+    return c.json({ sessionToken, user: ownUser(user, aliasDomainOf(c)) });
   });

@@ -12,15 +12,16 @@ import {
   publicUser,
   updateProfile,
 } from "../services/users";
+import { aliasDomainOf } from "./config";
 import { parseJson, parseQuery } from "./parse";
 
 /** /api/user/me: the signed-in member's own account. */
 export const meRoutes = new Hono<AppEnv>()
-  .get("/", (c) => c.json(ownUser(requireMember(c))))
+  .get("/", (c) => c.json(ownUser(requireMember(c), aliasDomainOf(c))))
   .patch("/", async (c) => {
     const me = requireMember(c);
     const edit = await parseJson(c, profileUpdateSchema);
-    return c.json(ownUser(await updateProfile(c.var.db, me, edit)));
+    return c.json(ownUser(await updateProfile(c.var.db, me, edit), aliasDomainOf(c)));
   })
   .delete("/", async (c) => {
     await deleteAccount(c.var.db, requireMember(c));

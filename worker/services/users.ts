@@ -30,8 +30,12 @@ export function publicUser(u: UserRow): PublicUser {
   };
 }
 
-export function ownUser(u: UserRow): OwnUser {
-  return { ...publicUser(u), lightningAddress: u.lightningAddress };
+export function ownUser(u: UserRow, aliasDomain: string): OwnUser {
+  return {
+    ...publicUser(u),
+    lightningAddress: u.lightningAddress,
+    gigstrAliasAddress: u.gigstrAlias ? `${u.gigstrAlias}@${aliasDomain}` : null,
+  };
 }
 
 export async function findUserById(db: Db, id: string): Promise<UserRow> {

@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { api, getChallenge, loginEvent, signUp } from "../test/factories";
+
+type Json = Record<string, unknown>;
+const json = async (res: Response) => (await res.json()) as Json;
+
+async function patchMe(token: string, body: unknown) {
+  return api("/api/user/me", { method: "PATCH", token, json: body });
+}
+
+describe("GET /api/user/me", () => {
+  it("answers 401 {message, error} to a visitor and to an unknown token", async () => {
+    for (const token of [undefined, "f".repeat(64)]) {
+      const res = await api("/api/user/me", { token });
+      expect(res.status).toBe(401);
+      expect(await json(res)).toEqual({ message: "Authentication required", error: "unauthorized" });
+    }
+  });
+
+  it("shows the member their own profile including the Lightning address", async () => {
+    const m = await signUp({ lightningAddress: "alice@wallet.test", displayName: "Alice" });
+    const me = await json(await api("/api/user/me", { token: m.token }));
+    expect(me).toMatchObject({ id: m.id, username: m.npub, displayName: "Alice", lightningAddress: "alice@wallet.test" });
+    expect(me).toMatchObject({ completedGigs: 0, successfulGigs: 0, successRate: 100, averageRating: 0, totalReviews: 0 });
+  });
+});
+
+describe("PATCH /api/user/me", () => {
+  it("saves every profile field and answers the updated profile", async () => {
+    const m = await signUp();
+    const res = await patchMe(m.token, {
+      displayName: "Bob Builder",
+      profilePicture: "https://example.com/bob.png",
+      bio: "I build things",
+      nip05: "bob@example.com",
+      lightningAddress: "bob@getalby.com",
+    });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({
+      displayName: "Bob Builder",
+      profilePicture: "https://example.com/bob.png",
+      picture: "https://example.com/bob.png",
+      bio: "I build things",
+      nip05: "bob@example.com",
+      lightningAddress: "bob@getalby.com",
+    });
+  });
+
+  it("stores empty values as absent", async () => {
+    const m = await signUp({ displayName: "Carol" });
+    const body = await json(await patchMe(m.token, { displayName: "", bio: "  " }));
+    expect(body.displayName).toBeNull();
+    expect(body.bio).toBeNull();
+  });
+
+  it("accepts an LNURL and refuses malformed addresses and email providers with the spec's message", async () => {
+    const m = await signUp();
+    expect((await patchMe(m.token, { lightningAddress: "LNURL1DP68GURN8GHJ7UM9WFMXJCM99E3K7MF0V9CXJ0M385EKVCENXC6R2C35XVUKXEFCV5MKVV34X5EKZD3EV56NYD3HXQURZEPEXEJXXEPNXSCRVWFNV9NXZCN9XQ6XYEFHVGCXXCMYXYMNSERXFQ5FNS" })).status).toBe(200);
+    for (const bad of ["alice@gmail.com", "bob@ProtonMail.com", "not-an-address", "a@b@c.com", "lnurl123", "x y@wallet.test", "bob@domain.c0m"]) {
+      const res = await patchMe(m.token, { lightningAddress: bad });
+      expect(res.status, bad).toBe(400);
+      expect(await json(res)).toEqual({
+        message: "Invalid Lightning Address - Please enter a valid Lightning address (not a regular email) or LNURL.",
+        error: "invalid_input",
+      });
+    }
+  });
+
+  it("refuses a picture URL that is not http(s), and changes nothing", async () => {
+    const m = await signUp({ displayName: "Dave" });
+    const res = await patchMe(m.token, { displayName: "Eve", profilePicture: "javascript:alert(1)" });
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toBe("Profile picture must be an http(s) URL");
+    expect((await json(await api("/api/user/me", { token: m.token }))).displayName).toBe("Dave");
+  });
+
+  it("never changes the username", async () => {
+    const m = await signUp();
+    expect((await patchMe(m.token, { username: m.npub, displayName: "Same" })).status).toBe(200);
+    const res = await patchMe(m.token, { username: "npub1somebodyelse" });
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toBe("Username cannot be changed");
+  });
+
+  it("refuses a visitor", async () => {
+    expect((await patchMe("", { displayName: "x" })).status).toBe(401);
+  });
+});
+
+describe("alias", () => {
+  it("needs a Lightning address, is set once, and is then taken for everybody", async () => {
+    const m = await signUp();
+    const noAddress = await patchMe(m.token, { gigstrAlias: "satoshi" });
+    expect(noAddress.status).toBe(400);
+    expect((await json(noAddress)).message).toBe("Set a Lightning address before claiming an alias");
+
+    await patchMe(m.token, { lightningAddress: "sat@wallet.test" });
+    const alias = `sat${crypto.randomUUID().slice(0, 6)}`;
+    expect((await json(await api(`/api/check-gigstr-alias?alias=${alias}`))).available).toBe(true);
+    const claimed = await json(await patchMe(m.token, { gigstrAlias: alias.toUpperCase() }));
+    expect(claimed.gigstrAlias).toBe(alias);
+    expect(claimed.gigstrAliasAddress).toBe(`${alias}@gigstr.test`);
+    expect((await json(await api(`/api/check-gigstr-alias?alias=${alias}`))).available).toBe(false);
+
+    const again = await patchMe(m.token, { gigstrAlias: `${alias}x` });
+    expect(again.status).toBe(409);
+    const other = await signUp({ lightningAddress: "other@wallet.test" });
+    const taken = await patchMe(other.token, { gigstrAlias: alias });
+    expect(taken.status).toBe(409);
+    expect((await json(taken)).message).toBe("This alias is already taken");
+  });
+
+  it("checks availability only for valid aliases of 3 or more characters", async () => {
+    const short = await api("/api/check-gigstr-alias?alias=ab");
+    expect(short.status).toBe(400);
+    expect((await json(short)).message).toBe("Alias must be at least 3 characters");
+    const bad = await api("/api/check-gigstr-alias?alias=a%20b%21c");
+    expect(bad.status).toBe(400);
+  });
+
+  it("of two members racing for one alias, exactly one gets it", async () => {
+    const [a, b] = await Promise.all([signUp({ lightningAddress: "a@wallet.test" }), signUp({ lightningAddress: "b@wallet.test" })]);
+    const alias = `race${crypto.randomUUID().slice(0, 6)}`;
+    const results = await Promise.all([patchMe(a.token, { gigstrAlias: alias }), patchMe(b.token, { gigstrAlias: alias })]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+});
+
+describe("public profiles", () => {
+  it("GET /api/users/:id and /by-npub/:npub show public fields only", async () => {
+    const m = await signUp({ lightningAddress: "pub@wallet.test", displayName: "Publius" });
+    for (const path of [`/api/users/${m.id}`, `/api/users/by-npub/${m.npub}`]) {
+      const res = await api(path);
+      expect(res.status).toBe(200);
+      const body = await json(res);
+      expect(body).toMatchObject({ id: m.id, username: m.npub, displayName: "Publius", successRate: 100 });
+      expect(body).not.toHaveProperty("lightningAddress");
+    }
+  });
+
+  it("answers 404 'User not found' for unknown ids and bad npubs", async () => {
+    for (const path of [`/api/users/${crypto.randomUUID()}`, "/api/users/by-npub/npub1nothing", "/api/users/by-npub/nsec1abc"]) {
+      const res = await api(path);
+      expect(res.status).toBe(404);
+      expect((await json(res)).message).toBe("User not found");
+    }
+  });
+
+  it("lists portfolio and reviews of a member (empty at first), 404 for nobody", async () => {
+    const m = await signUp();
+    expect(await (await api(`/api/portfolio/user/${m.id}`)).json()).toEqual([]);
+    expect(await (await api(`/api/reviews/user/${m.id}`)).json()).toEqual([]);
+    expect((await api(`/api/reviews/user/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+});
+
+describe("DELETE /api/user/me", () => {
+  it("ends every session, hides the profile, and a later login with the key starts afresh", async () => {
+    const m = await signUp({ displayName: "Gone", lightningAddress: "gone@wallet.test" });
+    expect((await api("/api/user/me", { method: "DELETE", token: m.token })).status).toBe(200);
+    expect((await api("/api/user/me", { token: m.token })).status).toBe(401);
+    expect((await api(`/api/users/${m.id}`)).status).toBe(404);
+    expect((await api(`/api/users/by-npub/${m.npub}`)).status).toBe(404);
+
+    const { challenge, challengeId } = await getChallenge();
+    const res = await api("/api/auth/nostr/verify", { method: "POST", json: { event: loginEvent(m.secretKey, challenge), challengeId } });
+    const fresh = (await json(res)).user as Json;
+    expect(fresh.id).not.toBe(m.id);
+    expect(fresh.displayName).toBeNull();
+  });
+});
+
+describe("every answer", () => {
+  it("carries a strict Content-Security-Policy and nosniff", async () => {
+    const res = await api("/api/config");
+    expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await res.json()).toMatchObject({ aliasDomain: "gigstr.test", lightningBackend: "dev" });
+  });
+
+  it("unknown API paths answer 404 as JSON", async () => {
+    const res = await api("/api/nothing-here", { token: (await signUp()).token });
+    expect(res.status).toBe(404);
+    expect(await json(res)).toEqual({ message: "Not found", error: "not_found" });
+  });
+});
