@@ -1,0 +1,91 @@
+// The member session (SPEC.md §4 Session): loading at start; a stored token fetches the current user;
+// success sets the user, failure removes the token and signs out; loading ends either way. Login stores
+// token and user, logout clears both. A refresh re-fetches the user and only logs on failure.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import type { OwnUser } from "../../../../domain/profile";
+import { apiJson, getSessionToken, SESSION_TOKEN_KEY } from "../../lib/api";
+
+export const authKeys = {
+  /** GET /api/user/me (the key's parts are the path, SPEC.md §7). */
+  me: () => ["/api/user/me"] as const,
+};
+
+export interface AuthContextValue {
+  user: OwnUser | null;
+  isLoading: boolean;
+  isAuthenticated: boolean;
+  login: (sessionToken: string, user: OwnUser) => void;
+  logout: () => void;
+  refreshUser: () => Promise<void>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function fetchCurrentUser(): Promise<OwnUser> {
+  return apiJson<OwnUser>("GET", "/api/user/me");
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [hasToken, setHasToken] = useState(() => getSessionToken() !== null);
+
+  const me = useQuery({
+    queryKey: authKeys.me(),
+    queryFn: async (): Promise<OwnUser | null> => {
+      try {
+        return await fetchCurrentUser();
+      } catch {
+        localStorage.removeItem(SESSION_TOKEN_KEY);
+        return null;
+      }
+    },
+    enabled: hasToken,
+  });
+
+  const login = useCallback(
+    (sessionToken: string, user: OwnUser) => {
+      localStorage.setItem(SESSION_TOKEN_KEY, sessionToken);
+      queryClient.setQueryData(authKeys.me(), user);
+      setHasToken(true);
+    },
+    [queryClient],
+  );
+
+  const logout = useCallback(() => {
+    localStorage.removeItem(SESSION_TOKEN_KEY);
+    // Whatever was cached belonged to the member who just left.
+    queryClient.removeQueries();
+    queryClient.setQueryData(authKeys.me(), null);
+    setHasToken(false);
+  }, [queryClient]);
+
+  const refreshUser = useCallback(async () => {
+    try {
+      queryClient.setQueryData(authKeys.me(), await fetchCurrentUser());
+    } catch (err) {
+      console.error("Failed to refresh user", err);
+    }
+  }, [queryClient]);
+
+  const user = hasToken ? (me.data ?? null) : null;
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      user,
+      isLoading: hasToken && me.isPending,
+      isAuthenticated: user !== null,
+      login,
+      logout,
+      refreshUser,
+    }),
+    [user, hasToken, me.isPending, login, logout, refreshUser],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error("useAuth must be used within AuthProvider");
+  return value;
+}

@@ -1,0 +1,23 @@
+import { useQuery } from "@tanstack/react-query";
+import { apiJson } from "../../lib/api";
+
+/** GET /api/config: what the app needs to know about this deployment. */
+export interface AppConfig {
+  aliasDomain: string;
+  lightningBackend: string;
+  platformFeePercent: number;
+}
+
+export const configKeys = {
+  all: () => ["/api/config"] as const,
+};
+
+export function useConfig() {
+  return useQuery({ queryKey: configKeys.all(), queryFn: () => apiJson<AppConfig>("GET", "/api/config") });
+}
+
+/** The alias domain for display: the deployment's setting, else this site's host (DESIGN.md §11). */
+export function useAliasDomain(): string {
+  const { data } = useConfig();
+  return data?.aliasDomain || window.location.hostname;
+}

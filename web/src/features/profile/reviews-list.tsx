@@ -1,0 +1,48 @@
+import { Link } from "react-router";
+import { UserAvatar } from "../../components/ui/avatar";
+import { StarIcon } from "../../components/ui/icons";
+import { formatDate, shortenString } from "../../lib/format";
+import type { Review } from "./types";
+
+export function Stars({ rating }: { rating: number }) {
+  const whole = Math.max(0, Math.min(5, Math.round(rating)));
+  return (
+    <span role="img" aria-label={`${whole} out of 5 stars`} className="flex text-brand-500">
+      {[1, 2, 3, 4, 5].map((n) => (
+        <StarIcon key={n} size={14} filled={n <= whole} className={n <= whole ? undefined : "text-stone-300"} />
+      ))}
+    </span>
+  );
+}
+
+export function ReviewsList({ reviews }: { reviews: Review[] }) {
+  if (reviews.length === 0) return <p className="rounded-xl border border-dashed border-stone-300 p-8 text-center text-stone-500">No reviews yet</p>;
+  return (
+    <ul className="flex flex-col gap-3">
+      {reviews.map((review) => {
+        const name = review.reviewerName || shortenString(review.reviewerUsername, true);
+        return (
+          <li key={review.id} className="flex gap-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
+            <UserAvatar user={{ username: review.reviewerUsername, displayName: review.reviewerName, profilePicture: review.reviewerPicture }} size="md" />
+            <div className="flex min-w-0 flex-1 flex-col gap-1">
+              <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+                {review.reviewerUsername ? (
+                  <Link to={`/user/${review.reviewerUsername}`} className="font-medium hover:text-brand-700 hover:underline">
+                    {name}
+                  </Link>
+                ) : (
+                  <span className="font-medium">{name}</span>
+                )}
+                <time dateTime={review.createdAt} className="text-xs text-stone-500">
+                  {formatDate(review.createdAt)}
+                </time>
+              </div>
+              <Stars rating={review.rating} />
+              {review.comment && <p className="text-sm text-stone-700 whitespace-pre-line">{review.comment}</p>}
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

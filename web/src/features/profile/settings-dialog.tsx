@@ -1,0 +1,83 @@
+import { useId, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { isValidLightningAddress, type OwnUser } from "../../../../domain/profile";
+import { Button } from "../../components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../../components/ui/dialog";
+import { FormField, Input, describedBy } from "../../components/ui/input";
+import { useToast } from "../../components/ui/toast";
+import { INVALID_LIGHTNING_ADDRESS_TEXT, INVALID_LIGHTNING_ADDRESS_TITLE } from "./profile-texts";
+import { useUpdateProfile } from "./use-profile";
+
+/** Display name and Lightning address, the two settings the marketplace needs. */
+export function SettingsDialog({ user, open, onOpenChange }: { user: OwnUser; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const nameId = useId();
+  const addressId = useId();
+  const { toast } = useToast();
+  const update = useUpdateProfile();
+  const [displayName, setDisplayName] = useState(user.displayName ?? "");
+  const [lightningAddress, setLightningAddress] = useState(user.lightningAddress ?? "");
+  const addressHint = "Where your payouts are sent, e.g. you@walletofsatoshi.com. Required before posting or receiving payments.";
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const address = lightningAddress.trim();
+    if (address && !isValidLightningAddress(address)) {
+      toast({ title: INVALID_LIGHTNING_ADDRESS_TITLE, description: INVALID_LIGHTNING_ADDRESS_TEXT, variant: "destructive" });
+      return;
+    }
+    update.mutate(
+      { displayName: displayName.trim(), lightningAddress: address },
+      {
+        onSuccess: () => {
+          toast({ title: "Settings Updated", description: "Your settings have been saved." });
+          onOpenChange(false);
+        },
+        onError: () => toast({ title: "Failed to Update Settings", description: "Please try again.", variant: "destructive" }),
+      },
+    );
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Profile and Settings</DialogTitle>
+          <DialogDescription>How other members see you, and where your sats go.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+          <FormField id={nameId} label="Display Name">
+            <Input id={nameId} value={displayName} onChange={(e) => setDisplayName(e.target.value)} autoComplete="nickname" maxLength={100} />
+          </FormField>
+          <FormField id={addressId} label="Lightning Address" hint={addressHint}>
+            <Input
+              id={addressId}
+              value={lightningAddress}
+              onChange={(e) => setLightningAddress(e.target.value)}
+              placeholder="you@getalby.com"
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              inputMode="email"
+              aria-describedby={describedBy(addressId, addressHint)}
+            />
+          </FormField>
+          <p className="text-sm text-stone-600">
+            More options (picture, bio, NIP-05, alias) are on{" "}
+            <Link to="/profile" className="font-medium text-brand-700 underline-offset-2 hover:underline" onClick={() => onOpenChange(false)}>
+              your profile page
+            </Link>
+            .
+          </p>
+          <DialogFooter className="mt-2">
+            <Button variant="outline" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={update.isPending}>
+              {update.isPending ? "Saving..." : "Save"}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,108 @@
+// Query hooks of the profile area. Keys are the request path's parts (SPEC.md §7).
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { ALIAS_MIN_LENGTH, type OwnUser, type PublicUser } from "../../../../domain/profile";
+import { apiJson, apiRequest } from "../../lib/api";
+import { useDebouncedValue } from "../../lib/use-debounced-value";
+import { useAuth } from "../auth/auth-context";
+import type { PortfolioItem, Review } from "./types";
+
+export const profileKeys = {
+  byNpub: (npub: string) => ["/api/users/by-npub", npub] as const,
+  byId: (id: string) => ["/api/users", id] as const,
+  portfolio: (userId: string) => ["/api/portfolio/user", userId] as const,
+  reviews: (userId: string) => ["/api/reviews/user", userId] as const,
+  aliasCheck: (alias: string) => ["/api/check-gigstr-alias", { alias }] as const,
+};
+
+/** What PATCH /api/user/me accepts; empty strings mean "absent". */
+export interface ProfileEdit {
+  displayName?: string;
+  profilePicture?: string;
+  bio?: string;
+  nip05?: string;
+  lightningAddress?: string;
+  gigstrAlias?: string;
+}
+
+/** PATCH /api/user/me, then the session's user is fetched again (SPEC.md §7: the answer is not read). */
+export function useUpdateProfile() {
+  const { refreshUser } = useAuth();
+  return useMutation({
+    mutationFn: async (edit: ProfileEdit) => {
+      await apiJson<OwnUser>("PATCH", "/api/user/me", edit);
+      await refreshUser();
+    },
+  });
+}
+
+export function useDeleteAccount() {
+  return useMutation({ mutationFn: () => apiRequest("DELETE", "/api/user/me") });
+}
+
+export type AliasAvailability = "unknown" | "checking" | "available" | "taken";
+
+export const ALIAS_CHECK_DEBOUNCE_MS = 300;
+
+/**
+ * Live availability of an alias (already normalised). Checked only from 3 characters; a failed check is
+ * logged and reads as unknown (SPEC.md §8).
+ */
+export function useAliasAvailability(alias: string): AliasAvailability {
+  const settled = useDebouncedValue(alias, ALIAS_CHECK_DEBOUNCE_MS);
+  const enabled = settled.length >= ALIAS_MIN_LENGTH;
+  const check = useQuery({
+    queryKey: profileKeys.aliasCheck(settled),
+    queryFn: async (): Promise<AliasAvailability> => {
+      try {
+        const answer = await apiJson<{ alias: string; available: boolean }>(
+          "GET",
+          `/api/check-gigstr-alias?alias=${encodeURIComponent(settled)}`,
+        );
+        return answer.available ? "available" : "taken";
+      } catch (err) {
+        console.error("Alias availability check failed", err);
+        return "unknown";
+      }
+    },
+    enabled,
+    // Someone else may claim it meanwhile: ask again whenever the form shows this alias anew.
+    staleTime: 0,
+  });
+  if (alias.length < ALIAS_MIN_LENGTH) return "unknown";
+  if (settled !== alias || check.isFetching || check.isPending) return "checking";
+  return check.data ?? "unknown";
+}
+
+export function usePublicUser(npub: string) {
+  return useQuery({
+    queryKey: profileKeys.byNpub(npub),
+    queryFn: () => apiJson<PublicUser>("GET", `/api/users/by-npub/${encodeURIComponent(npub)}`),
+  });
+}
+
+/** Lists that may fail (or not exist yet) read as empty: the profile still shows. */
+async function listOrEmpty<T>(path: string): Promise<T[]> {
+  try {
+    const answer = await apiJson<unknown>("GET", path);
+    return Array.isArray(answer) ? (answer as T[]) : [];
+  } catch (err) {
+    console.error(`Failed to load ${path}`, err);
+    return [];
+  }
+}
+
+export function usePortfolio(userId: string | undefined) {
+  return useQuery({
+    queryKey: profileKeys.portfolio(userId ?? ""),
+    queryFn: () => listOrEmpty<PortfolioItem>(`/api/portfolio/user/${encodeURIComponent(userId!)}`),
+    enabled: !!userId,
+  });
+}
+
+export function useReviews(userId: string | undefined) {
+  return useQuery({
+    queryKey: profileKeys.reviews(userId ?? ""),
+    queryFn: () => listOrEmpty<Review>(`/api/reviews/user/${encodeURIComponent(userId!)}`),
+    enabled: !!userId,
+  });
+}

@@ -1,0 +1,52 @@
+import { Suspense } from "react";
+import { Outlet } from "react-router";
+import { LoginDialogProvider } from "../features/auth/login-dialog-context";
+import { GigIntentProvider } from "../features/gigs/gig-intent";
+import { Footer } from "../features/layout/footer";
+import { ScrollToTop } from "../features/layout/scroll-to-top";
+import { TopBar } from "../features/layout/top-bar";
+import { SettingsDialogProvider } from "../features/profile/settings-context";
+
+/** What every screen shares, the admin panel included: the app-wide dialogs and scroll-to-top. */
+export function AppFrame() {
+  return (
+    <LoginDialogProvider>
+      <SettingsDialogProvider>
+        <GigIntentProvider>
+          <ScrollToTop />
+          <Outlet />
+        </GigIntentProvider>
+      </SettingsDialogProvider>
+    </LoginDialogProvider>
+  );
+}
+
+/** The member-facing layout: sticky top bar, page, footer. */
+export function MainLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+      >
+        Skip to content
+      </a>
+      <TopBar />
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-10">
+        <Suspense fallback={<RouteLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+/** Shown while the first screen's code loads. */
+export function RouteLoading() {
+  return (
+    <p role="status" className="py-16 text-center text-stone-500">
+      Loading
+    </p>
+  );
+}
