@@ -6,6 +6,9 @@ import { identify } from "./auth/middleware";
 import { securityHeaders } from "./security-headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
+import { gigRoutes } from "./routes/gigs";
+import { interestRoutes } from "./routes/interest";
+import { devWalletRoutes, webhookRoutes } from "./routes/lightning";
 import { portfolioRoutes, reviewRoutes } from "./routes/profiles";
 import { aliasCheckRoutes, meRoutes, userRoutes } from "./routes/users";
 
@@ -22,6 +25,10 @@ export function buildApp() {
   app.route("/api/check-gigstr-alias", aliasCheckRoutes);
   app.route("/api/portfolio", portfolioRoutes);
   app.route("/api/reviews", reviewRoutes);
+  app.route("/api/gigs", gigRoutes);
+  app.route("/api/pre-claim-messages", interestRoutes);
+  app.route("/api/dev", devWalletRoutes);
+  app.route("/api/webhooks", webhookRoutes);
 
   app.notFound((c) => c.json({ message: "Not found", error: "not_found" }, 404));
   app.onError((err, c) => {

@@ -57,3 +57,184 @@ export const authChallenges = sqliteTable(
   },
   (t) => [uniqueIndex("auth_challenges_event_idx").on(t.eventId), index("auth_challenges_expiry_idx").on(t.expiresAt)],
 );
+
+/**
+ * A gig. `posterId` is the owner: the hirer of a job_request, the worker of a service_offering.
+ * Every change of status is a compare-and-set on (id, status, version) that also stamps
+ * `transitionId`, so the rows written with it in the same batch can check that they won.
+ */
+export const gigs = sqliteTable(
+  "gigs",
+  {
+    id: text("id").primaryKey(),
+    gigType: text("gig_type", { enum: ["job_request", "service_offering"] }).notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    category: text("category").notNull(),
+    payment: integer("payment").notNull(),
+    timeframe: integer("timeframe").notNull(),
+    deadline: text("deadline"),
+    status: text("status").notNull(),
+    escrowStatus: text("escrow_status").notNull().default("pending"),
+    posterId: text("poster_id").notNull().references(() => users.id),
+    hirerId: text("hirer_id").references(() => users.id),
+    workerId: text("worker_id").references(() => users.id),
+    workSubmission: text("work_submission"),
+    revisionNote: text("revision_note"),
+    disputeReason: text("dispute_reason"),
+    disputedBy: text("disputed_by"),
+    resolution: text("resolution"),
+    /** The funding invoice the gig is waiting for while pending_payment. */
+    fundingInvoiceId: text("funding_invoice_id"),
+    claimedAt: text("claimed_at"),
+    submittedAt: text("submitted_at"),
+    completedAt: text("completed_at"),
+    cancelledAt: text("cancelled_at"),
+    fundedAt: text("funded_at"),
+    remindersSent: integer("reminders_sent").notNull().default(0),
+    version: integer("version").notNull().default(0),
+    transitionId: text("transition_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("gigs_browse_idx").on(t.status, t.createdAt, t.id),
+    index("gigs_type_browse_idx").on(t.status, t.gigType, t.createdAt, t.id),
+    index("gigs_category_browse_idx").on(t.status, t.category, t.createdAt, t.id),
+    index("gigs_created_idx").on(t.createdAt, t.id),
+    index("gigs_poster_idx").on(t.posterId, t.createdAt),
+    index("gigs_hirer_idx").on(t.hirerId, t.createdAt),
+    index("gigs_worker_idx").on(t.workerId, t.createdAt),
+  ],
+);
+
+/** What happened to a gig, in order: the history and the `GET /api/gigs/{id}/events` answer. */
+export const gigEvents = sqliteTable(
+  "gig_events",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    type: text("type").notNull(),
+    actorId: text("actor_id"),
+    data: text("data").notNull().default("{}"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("gig_events_gig_idx").on(t.gigId, t.createdAt)],
+);
+
+/** Double-entry ledger: every movement of sats; the rows of one transaction sum to zero (services/ledger.ts). */
+export const ledgerEntries = sqliteTable(
+  "ledger_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    txId: text("tx_id").notNull(),
+    account: text("account").notNull(),
+    amount: integer("amount").notNull(),
+    memo: text("memo").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ledger_account_idx").on(t.account), index("ledger_tx_idx").on(t.txId)],
+);
+
+/** Lightning invoices the platform issued to fund a gig's escrow. */
+export const invoices = sqliteTable(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    purpose: text("purpose").notNull(),
+    payerId: text("payer_id").notNull().references(() => users.id),
+    bolt11: text("bolt11").notNull(),
+    paymentHash: text("payment_hash").notNull(),
+    amount: integer("amount").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    status: text("status", { enum: ["pending", "paid", "expired"] }).notNull().default("pending"),
+    paidAt: text("paid_at"),
+    transitionId: text("transition_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invoices_hash_idx").on(t.paymentHash),
+    index("invoices_gig_idx").on(t.gigId, t.createdAt),
+    index("invoices_status_idx").on(t.status, t.expiresAt),
+  ],
+);
+
+/**
+ * Money the platform owes somebody over Lightning. One row per (gig, purpose), inserted before any
+ * Lightning call; `failed` only on an explicit failure, so an unclear outcome is looked up, never re-paid.
+ */
+export const payouts = sqliteTable(
+  "payouts",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    purpose: text("purpose").notNull(),
+    recipientId: text("recipient_id").notNull().references(() => users.id),
+    amount: integer("amount").notNull(),
+    status: text("status", { enum: ["pending", "in_flight", "succeeded", "failed"] }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: text("next_attempt_at"),
+    destination: text("destination"),
+    bolt11: text("bolt11"),
+    paymentHash: text("payment_hash"),
+    preimage: text("preimage"),
+    routingFee: integer("routing_fee"),
+    updatedAt: text("updated_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("payouts_gig_purpose_idx").on(t.gigId, t.purpose),
+    index("payouts_status_idx").on(t.status, t.nextAttemptAt),
+    index("payouts_recipient_idx").on(t.recipientId),
+  ],
+);
+
+/** An interest message a non-owner sends before claiming (SPEC.md "pre-claim message"); one per user per gig. */
+export const preClaimMessages = sqliteTable(
+  "pre_claim_messages",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    senderId: text("sender_id").notNull().references(() => users.id),
+    message: text("message").notNull(),
+    status: text("status", { enum: ["pending", "approved", "rejected"] }).notNull().default("pending"),
+    claimEnabled: integer("claim_enabled", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("pre_claim_gig_sender_idx").on(t.gigId, t.senderId), index("pre_claim_sender_idx").on(t.senderId)],
+);
+
+/** What a member is told about (the bell). `type` 'message' opens the chat. */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    gigId: text("gig_id"),
+    type: text("type").notNull(),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    actorId: text("actor_id"),
+    isRead: integer("is_read", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index("notifications_user_idx").on(t.userId, t.createdAt), index("notifications_unread_idx").on(t.userId, t.isRead)],
+);
+
+/** The dev Lightning backend's own node: invoices it issued and payments it made (LIGHTNING_BACKEND=dev only). */
+export const devLightningInvoices = sqliteTable(
+  "dev_lightning_invoices",
+  {
+    paymentHash: text("payment_hash").primaryKey(),
+    recipient: text("recipient"),
+    status: text("status").notNull(),
+    record: text("record").notNull(),
+  },
+  (t) => [index("dev_invoices_recipient_idx").on(t.recipient, t.status)],
+);
+
+export const devLightningPayments = sqliteTable("dev_lightning_payments", {
+  paymentHash: text("payment_hash").primaryKey(),
+  record: text("record").notNull(),
+});

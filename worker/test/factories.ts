@@ -1,5 +1,7 @@
 // Test factories: members signed in through the real Nostr login, and small request helpers.
-import { exports } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../index";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { nip19 } from "nostr-tools";
 
@@ -13,7 +15,13 @@ export async function api(path: string, init: RequestInit & { token?: string; js
     headers.set("content-type", "application/json");
     body = JSON.stringify(init.json);
   }
-  return exports.default.fetch(new Request(`${BASE}${path}`, { ...init, headers, body }));
+  // Called like the runtime calls the Worker, then waits for its waitUntil work (payouts, watchers),
+  // so a test sees the state a user would see a moment later.
+  const ctx = createExecutionContext();
+  const request = new Request(`${BASE}${path}`, { ...init, headers, body }) as Parameters<typeof worker.fetch>[0];
+  const res = await worker.fetch(request, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
 }
 
 export async function getChallenge() {
@@ -56,4 +64,73 @@ export async function signUp(profile: { lightningAddress?: string; displayName?:
   }
   const pubkey = getPublicKey(secretKey);
   return { token: sessionToken, id: user.id, username: user.username, secretKey, pubkey, npub: nip19.npubEncode(pubkey) };
+}
+
+export type Json = Record<string, any>;
+
+export async function call(path: string, token: string | undefined, method = "GET", json?: unknown): Promise<{ status: number; body: Json }> {
+  const res = await api(path, { method, token, json });
+  const text = await res.text();
+  let body: Json = {};
+  try {
+    body = text ? JSON.parse(text) : {};
+  } catch {
+    body = { text };
+  }
+  return { status: res.status, body };
+}
+
+/** Posts a gig as `poster` (defaults: a 10,000 sat job request). */
+export async function postGig(poster: Member, overrides: Json = {}) {
+  const res = await call("/api/gigs", poster.token, "POST", {
+    gigType: "job_request",
+    title: "Design a logo",
+    description: "A clean logo for a bitcoin meetup, SVG please.",
+    category: "Design",
+    payment: 10_000,
+    timeframe: 7,
+    ...overrides,
+  });
+  if (res.status !== 201) throw new Error(`post failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { gig: Json; paymentRequest: string | null; totalCharge: number };
+}
+
+export async function payWithDevWallet(paymentRequest: string) {
+  return call("/api/dev/invoices/pay", undefined, "POST", { paymentRequest });
+}
+
+/** Sends interest as `member`, and has `owner` approve it and enable claiming. */
+export async function approveInterest(gigId: string, owner: Member, member: Member) {
+  const sent = await call(`/api/gigs/${gigId}/pre-claim-messages`, member.token, "POST", { message: "I would love to do this." });
+  if (sent.status !== 201) throw new Error(`interest failed: ${sent.status} ${JSON.stringify(sent.body)}`);
+  for (const step of ["approve", "enable-claim"]) {
+    const r = await call(`/api/pre-claim-messages/${sent.body.id}/${step}`, owner.token, "PATCH");
+    if (r.status !== 200) throw new Error(`${step} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  return sent.body.id as string;
+}
+
+/** A funded job request, claimed by a worker: returns both members and the gig id. */
+export async function claimedJob(opts: { payment?: number } = {}) {
+  const tag = crypto.randomUUID().slice(0, 8);
+  const hirer = await signUp({ lightningAddress: `hirer${tag}@wallet.test`, displayName: "Hirer" });
+  const worker = await signUp({ lightningAddress: `worker${tag}@wallet.test`, displayName: "Worker" });
+  const posted = await postGig(hirer, { payment: opts.payment ?? 10_000 });
+  const paid = await payWithDevWallet(posted.paymentRequest!);
+  if (paid.status !== 200) throw new Error(`pay failed: ${paid.status} ${JSON.stringify(paid.body)}`);
+  const gigId = posted.gig.id as string;
+  await approveInterest(gigId, hirer, worker);
+  const claim = await call(`/api/gigs/${gigId}/claim`, worker.token, "POST");
+  if (claim.status !== 200) throw new Error(`claim failed: ${claim.status} ${JSON.stringify(claim.body)}`);
+  return { hirer, worker, gigId, tag };
+}
+
+/** A job with work submitted and waiting for the hirer. */
+export async function submittedJob(opts: { payment?: number } = {}) {
+  const job = await claimedJob(opts);
+  for (const [path, body] of [["start-work", undefined], ["submit", { workSubmission: "Here is the logo: https://example.com/logo.svg" }]] as const) {
+    const r = await call(`/api/gigs/${job.gigId}/${path}`, job.worker.token, "POST", body);
+    if (r.status !== 200) throw new Error(`${path} failed: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+  return job;
 }

@@ -1,0 +1,193 @@
+// The gig: its vocabulary, the posting form's rules (SPEC.md §5) and the state machine (DESIGN.md §4).
+import { z } from "zod";
+
+export const GIG_TYPES = ["job_request", "service_offering"] as const;
+export type GigType = (typeof GIG_TYPES)[number];
+
+export const GIG_STATUSES = [
+  "pending_payment",
+  "open",
+  "claimed",
+  "in_progress",
+  "needs_revision",
+  "work_submitted",
+  "completed",
+  "disputed",
+  "cancelled",
+] as const;
+export type GigStatus = (typeof GIG_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly GigStatus[] = ["completed", "cancelled"];
+
+export const ESCROW_STATUSES = ["pending", "funded", "released", "refunded"] as const;
+export type EscrowStatus = (typeof ESCROW_STATUSES)[number];
+
+export const CATEGORIES = ["Development", "Design", "Writing", "Marketing", "Video/Audio", "Consulting", "Other"] as const;
+export const BROWSE_CATEGORIES = ["All", "Development", "Design", "Writing", "Marketing"] as const;
+
+export const GIG_TYPE_LABELS: Record<GigType, string> = { job_request: "Hiring Now", service_offering: "For Hire" };
+
+export const STATUS_LABELS: Record<string, string> = {
+  pending: "Pending",
+  pending_payment: "Pending Payment",
+  open: "Available",
+  claimed: "Worker Claimed",
+  in_progress: "In Progress",
+  needs_revision: "Needs Revision",
+  work_submitted: "Work Submitted",
+  submitted: "Work Submitted",
+  completed: "Completed",
+  disputed: "Under Review",
+  cancelled: "Cancelled",
+};
+
+/** Any unknown status is shown as raw text (SPEC.md §4). */
+export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
+
+export const MIN_PAYMENT = 1;
+export const MAX_PAYMENT = 1_000_000;
+export const MIN_TIMEFRAME = 1;
+export const MAX_TIMEFRAME = 30;
+export const DEFAULT_TIMEFRAME = 7;
+
+const title = z.string().trim().min(1, "Title is required").max(100, "Title must be less than 100 characters");
+const description = z
+  .string()
+  .trim()
+  .min(10, "Description must be at least 10 characters")
+  .max(1000, "Description must be less than 1000 characters");
+const payment = z
+  .number({ error: "Minimum payment is 1 sat" })
+  .int("Payment must be a whole number of sats")
+  .min(MIN_PAYMENT, "Minimum payment is 1 sat")
+  .max(MAX_PAYMENT, "Maximum payment is 1,000,000 sats");
+
+/** The Post New Gig form, shared by the web form and POST /api/gigs. */
+export const gigFormSchema = z.object({
+  gigType: z.enum(GIG_TYPES, { error: "Gig type must be job_request or service_offering" }).default("job_request"),
+  title,
+  description,
+  category: z.enum(CATEGORIES, { error: "Category is required" }),
+  payment,
+  timeframe: z
+    .number({ error: "Minimum timeframe is 1 day" })
+    .int("Timeframe must be a whole number of days")
+    .min(MIN_TIMEFRAME, "Minimum timeframe is 1 day")
+    .max(MAX_TIMEFRAME, "Maximum timeframe is 30 days")
+    .default(DEFAULT_TIMEFRAME),
+});
+export type GigForm = z.infer<typeof gigFormSchema>;
+
+/** PATCH /api/gigs/{id}: title and description; budget only for the owner of an unfunded service offering. */
+export const gigEditSchema = z
+  .object({ title: title.optional(), description: description.optional(), budget: payment.optional() })
+  .refine((v) => v.title !== undefined || v.description !== undefined || v.budget !== undefined, "Nothing to update");
+
+export const workSubmissionText = z
+  .string({ error: "Work submission required - Please provide details of your completed work." })
+  .trim()
+  .min(1, "Work submission required - Please provide details of your completed work.")
+  .max(10_000, "Work submission must be at most 10,000 characters");
+
+export const disputeReasonText = z
+  .string({ error: "Please describe the reason for the dispute" })
+  .trim()
+  .min(1, "Please describe the reason for the dispute")
+  .max(2000, "Dispute reason must be at most 2,000 characters");
+
+export const revisionNoteText = z
+  .string({ error: "Please describe what needs to change" })
+  .trim()
+  .min(1, "Please describe what needs to change")
+  .max(2000, "Revision note must be at most 2,000 characters");
+
+export const interestMessageText = z
+  .string({ error: "Message Required: Please write a message to express your interest." })
+  .trim()
+  .min(1, "Message Required: Please write a message to express your interest.")
+  .max(2000, "Message must be at most 2,000 characters");
+
+// ---- The state machine -------------------------------------------------------------------
+
+/** Who is acting, relative to one gig. */
+export type GigRole = "owner" | "hirer" | "worker" | "member" | "visitor" | "admin" | "system";
+
+export type GigAction =
+  | "claim"
+  | "start_work"
+  | "submit_work"
+  | "request_revision"
+  | "approve"
+  | "dispute"
+  | "cancel"
+  | "edit"
+  | "change_budget"
+  | "request_extension"
+  | "extend_deadline"
+  | "resolve_dispute"
+  | "send_interest"
+  | "review_interest"
+  | "review"
+  | "receipt";
+
+export interface ActionRule {
+  from: readonly GigStatus[];
+  /** Roles allowed; for "member" the rules in the service add more (approved interest, etc.). */
+  by: readonly GigRole[];
+  types?: readonly GigType[];
+}
+
+/** DESIGN.md §4, one row per action. The service enforces it; the table-driven test reads it. */
+export const ACTION_RULES: Record<GigAction, ActionRule> = {
+  send_interest: { from: ["open"], by: ["member"] },
+  review_interest: { from: ["open"], by: ["owner"] },
+  claim: { from: ["open"], by: ["member"] },
+  start_work: { from: ["claimed"], by: ["worker"] },
+  submit_work: { from: ["in_progress", "needs_revision"], by: ["worker"] },
+  request_revision: { from: ["work_submitted"], by: ["hirer"] },
+  approve: { from: ["work_submitted"], by: ["hirer"] },
+  dispute: { from: ["work_submitted"], by: ["hirer", "worker"] },
+  cancel: { from: ["pending_payment", "open", "claimed"], by: ["hirer", "worker", "owner"] },
+  edit: { from: ["pending_payment", "open", "claimed", "in_progress", "needs_revision"], by: ["owner", "hirer", "worker"] },
+  change_budget: { from: ["open"], by: ["owner"], types: ["service_offering"] },
+  request_extension: { from: ["claimed", "in_progress"], by: ["worker"] },
+  extend_deadline: { from: ["claimed", "in_progress"], by: ["hirer"] },
+  resolve_dispute: { from: ["disputed"], by: ["admin"] },
+  review: { from: ["work_submitted", "completed", "disputed"], by: ["hirer", "worker"] },
+  receipt: { from: ["completed"], by: ["hirer", "worker"] },
+};
+
+export interface GigParties {
+  gigType: GigType;
+  posterId: string;
+  hirerId: string | null;
+  workerId: string | null;
+}
+
+/** Every role a user holds on a gig (the owner is also the hirer or the worker). */
+export function rolesOf(gig: GigParties, userId: string | null, isAdmin = false): GigRole[] {
+  const roles: GigRole[] = [];
+  if (isAdmin) roles.push("admin");
+  if (!userId) return roles.length ? roles : ["visitor"];
+  if (gig.posterId === userId) roles.push("owner");
+  if (gig.hirerId === userId) roles.push("hirer");
+  if (gig.workerId === userId) roles.push("worker");
+  if (!roles.includes("owner") && !roles.includes("hirer") && !roles.includes("worker")) roles.push("member");
+  return roles;
+}
+
+export type Verdict = { ok: true } | { ok: false; reason: "forbidden" | "wrong_state" };
+
+/**
+ * May these roles take this action on a gig in this status? The role check comes first:
+ * a stranger learns nothing about the state (403), a party acting out of turn gets 409.
+ */
+export function judge(action: GigAction, status: string, gigType: GigType, roles: readonly GigRole[]): Verdict {
+  const rule = ACTION_RULES[action];
+  if (rule.types && !rule.types.includes(gigType)) return { ok: false, reason: "forbidden" };
+  if (!roles.some((r) => rule.by.includes(r))) return { ok: false, reason: "forbidden" };
+  if (!(rule.from as readonly string[]).includes(status)) return { ok: false, reason: "wrong_state" };
+  return { ok: true };
+}
+
+export const isParty = (gig: GigParties, userId: string | null | undefined) =>
+  !!userId && (gig.posterId === userId || gig.hirerId === userId || gig.workerId === userId);

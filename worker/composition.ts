@@ -1,0 +1,38 @@
+// The composition root: builds the services' dependencies from the Worker's environment.
+import { openDb } from "./db/client";
+import type { Db } from "./context";
+import type { Env } from "./env";
+import { DevWallet, devWalletLnurl, type DevWalletOptions } from "./lightning/dev-backend";
+import { D1DevWalletStore } from "./lightning/dev-store";
+import { parseLnurlOverrides, type FetchLike } from "./lightning/lnurl";
+import { lightningBackendFor } from "./lightning";
+import type { Deps } from "./services/deps";
+
+const globalFetch: FetchLike = (url, init) => fetch(url, init);
+
+export interface DepsOptions {
+  db?: Db;
+  /** How LNURL requests reach the outside world (tests play providers here). */
+  networkFetch?: FetchLike;
+  /** Dev wallet behaviour (tests inject payment faults here). */
+  devWallet?: DevWalletOptions;
+}
+
+export function makeDeps(env: Env, defer: (p: Promise<unknown>) => void, opts: DepsOptions = {}): Deps {
+  const networkFetch = opts.networkFetch ?? globalFetch;
+  const backend = (env.LIGHTNING_BACKEND || "dev").trim().toLowerCase();
+  const devWallet = backend === "dev" ? new DevWallet(new D1DevWalletStore(env.DB), opts.devWallet) : null;
+  return {
+    db: opts.db ?? openDb(env.DB),
+    d1: env.DB,
+    env,
+    lightning: devWallet ?? lightningBackendFor(env, { fetch: networkFetch }),
+    devWallet,
+    lnurl: {
+      // `name@wallet.test` is received by the dev wallet in process; everything else goes out.
+      fetch: devWallet ? devWalletLnurl(devWallet, networkFetch) : networkFetch,
+      overrides: parseLnurlOverrides(env.LNURL_OVERRIDES),
+    },
+    defer,
+  };
+}

@@ -1,0 +1,8 @@
+import type { AppContext } from "../context";
+import { makeDeps } from "../composition";
+import type { Deps } from "../services/deps";
+
+/** The services' dependencies for one request; deferred work outlives the answer through waitUntil. */
+export function depsOf(c: AppContext): Deps {
+  return makeDeps(c.env, (p) => c.executionCtx.waitUntil(p), { db: c.var.db });
+}

@@ -1,0 +1,116 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import {
+  disputeReasonText,
+  gigEditSchema,
+  gigFormSchema,
+  GIG_STATUSES,
+  GIG_TYPES,
+  interestMessageText,
+  revisionNoteText,
+  workSubmissionText,
+} from "../../domain/gig";
+import type { AppEnv } from "../context";
+import { requireMember } from "../auth/middleware";
+import { depsOf } from "./deps";
+import { parseJson, parseQuery } from "./parse";
+import { getGig, listGigs, postGig } from "../services/gigs";
+import { approveWork, cancelGig, claimGig, editGig, raiseDispute, requestRevision, startWork, submitWork } from "../services/gig-actions";
+import { listGigEvents } from "../services/gig-events";
+import { listInterest, sendInterest } from "../services/interest";
+import { gigForParty } from "../services/gig-access";
+import { gigReceiptPdf } from "../services/receipts";
+
+const intParam = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`).min(0, `${label} must not be negative`);
+
+const listQuery = z.object({
+  status: z.enum([...GIG_STATUSES, "submitted"], { error: "Unknown status" }).transform((s) => (s === "submitted" ? "work_submitted" : s)).optional(),
+  gigType: z.enum([...GIG_TYPES, "all", "hiring-now"], { error: "gigType must be job_request or service_offering" })
+    .transform((t) => (t === "all" ? undefined : t === "hiring-now" ? "job_request" : t))
+    .optional(),
+  category: z.string().trim().max(50).transform((c) => (c === "" || c === "All" ? undefined : c)).optional(),
+  hirerId: z.string().max(64).optional(),
+  posterId: z.string().max(64).optional(),
+  participant: z.literal("me", { error: "participant must be me" }).optional(),
+  minPayment: intParam("minPayment").optional(),
+  maxPayment: intParam("maxPayment").optional(),
+  q: z.string().trim().max(200).transform((q) => (q === "" ? undefined : q)).optional(),
+  limit: z.coerce.number().int().min(1, "limit must be between 1 and 100").max(100, "limit must be between 1 and 100").default(50),
+  cursor: z.string().max(500).optional(),
+});
+
+const submitBody = z.object({
+  workSubmission: workSubmissionText,
+  attachments: z
+    .array(z.unknown())
+    .max(0, "Files must be uploaded before they can be attached")
+    .default([]),
+});
+
+export const gigRoutes = new Hono<AppEnv>()
+  .get("/", async (c) => {
+    const query = parseQuery(c, listQuery);
+    const me = c.var.user;
+    if (query.participant === "me") requireMember(c);
+    const page = await listGigs(depsOf(c), query, { userId: me?.id ?? null, isAdmin: c.var.isAdmin });
+    if (page.nextCursor) c.header("X-Next-Cursor", page.nextCursor);
+    return c.json(page.gigs);
+  })
+  .post("/", async (c) => {
+    const me = requireMember(c);
+    const form = await parseJson(c, gigFormSchema);
+    return c.json(await postGig(depsOf(c), me, form), 201);
+  })
+  .get("/:id", async (c) => c.json(await getGig(depsOf(c), c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin })))
+  .patch("/:id", async (c) => {
+    const edit = await parseJson(c, gigEditSchema);
+    return c.json(await editGig(depsOf(c), requireMember(c), c.req.param("id"), edit));
+  })
+  .get("/:id/events", async (c) => {
+    await gigForParty(depsOf(c), c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin });
+    return c.json(await listGigEvents(c.var.db, c.req.param("id")));
+  })
+  .post("/:id/claim", async (c) => c.json(await claimGig(depsOf(c), requireMember(c), c.req.param("id"))))
+  .post("/:id/cancel", async (c) => c.json({ success: true, ...(await cancelGig(depsOf(c), requireMember(c), c.req.param("id"))) }))
+  .post("/:id/start-work", async (c) => {
+    await startWork(depsOf(c), requireMember(c), c.req.param("id"));
+    return c.json({ success: true });
+  })
+  .post("/:id/submit", async (c) => {
+    const me = requireMember(c);
+    const body = await parseJson(c, submitBody);
+    await submitWork(depsOf(c), me, c.req.param("id"), body.workSubmission, []);
+    return c.json({ success: true });
+  })
+  .post("/:id/request-revision", async (c) => {
+    const me = requireMember(c);
+    const { note } = await parseJson(c, z.object({ note: revisionNoteText }));
+    await requestRevision(depsOf(c), me, c.req.param("id"), note);
+    return c.json({ success: true });
+  })
+  .post("/:id/approve", async (c) => {
+    await approveWork(depsOf(c), requireMember(c), c.req.param("id"));
+    return c.json({ success: true });
+  })
+  .post("/:id/dispute", async (c) => {
+    const me = requireMember(c);
+    const { reason } = await parseJson(c, z.object({ reason: disputeReasonText }));
+    await raiseDispute(depsOf(c), me, c.req.param("id"), reason);
+    return c.json({ success: true });
+  })
+  .get("/:id/receipt", async (c) => {
+    const pdf = await gigReceiptPdf(depsOf(c), requireMember(c), c.req.param("id"));
+    return new Response(pdf, {
+      headers: {
+        "Content-Type": "application/pdf",
+        "Content-Disposition": `attachment; filename="gigstr-receipt-${c.req.param("id").slice(0, 8)}.pdf"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  })
+  .post("/:id/pre-claim-messages", async (c) => {
+    const me = requireMember(c);
+    const { message } = await parseJson(c, z.object({ message: interestMessageText }));
+    return c.json(await sendInterest(depsOf(c), me, c.req.param("id"), message), 201);
+  })
+  .get("/:id/pre-claim-messages", async (c) => c.json(await listInterest(depsOf(c), requireMember(c), c.req.param("id"))));

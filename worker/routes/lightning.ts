@@ -1,0 +1,52 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { eq } from "drizzle-orm";
+import type { AppEnv } from "../context";
+import { invoices } from "../db/schema";
+import { AppError, notFound } from "../errors";
+import { timingSafeEqual } from "../auth/tokens";
+import { DevWalletError } from "../lightning/dev-backend";
+import { checkInvoice, markInvoicePaid } from "../services/escrow";
+import { depsOf } from "./deps";
+import { parseJson } from "./parse";
+
+const DEV_WALLET_STATUS: Record<DevWalletError["code"], 400 | 404 | 409> = {
+  invalid_invoice: 400,
+  invalid_request: 400,
+  unknown_invoice: 404,
+  expired: 409,
+};
+
+/** POST /api/dev/invoices/pay — the dev wallet pays an invoice (LIGHTNING_BACKEND=dev only). */
+export const devWalletRoutes = new Hono<AppEnv>().post("/invoices/pay", async (c) => {
+  const deps = depsOf(c);
+  if (!deps.devWallet) throw notFound();
+  const { paymentRequest } = await parseJson(c, z.object({ paymentRequest: z.string({ error: "paymentRequest is required" }).trim().min(1, "paymentRequest is required") }));
+  try {
+    const paid = await deps.devWallet.payDevInvoice(paymentRequest);
+    // The dev wallet is its own node: tell escrow at once, as a webhook would.
+    const outcome = await markInvoicePaid(deps, paid.paymentHash);
+    return c.json({ paid: true, paymentHash: paid.paymentHash, amount: paid.amountSats, alreadyPaid: paid.alreadyPaid, outcome });
+  } catch (err) {
+    if (err instanceof DevWalletError) throw new AppError(DEV_WALLET_STATUS[err.code], err.code, err.message);
+    throw err;
+  }
+});
+
+const webhookBody = z.object({ payment_hash: z.string().optional(), paymentHash: z.string().optional() }).passthrough();
+
+/**
+ * POST /api/webhooks/lightning/<secret> — the wallet says an invoice changed. The body is only a
+ * hint: the invoice is looked up at the wallet before anything is recorded.
+ */
+export const webhookRoutes = new Hono<AppEnv>().post("/lightning/:secret", async (c) => {
+  const secret = c.env.WEBHOOK_SECRET;
+  if (!secret || !timingSafeEqual(c.req.param("secret"), secret)) throw notFound();
+  const body = await parseJson(c, webhookBody);
+  const hash = body.payment_hash ?? body.paymentHash;
+  if (!hash) return c.json({ received: true });
+  const deps = depsOf(c);
+  const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.paymentHash, hash) });
+  if (invoice?.status === "pending") await checkInvoice(deps, invoice);
+  return c.json({ received: true });
+});

@@ -1,0 +1,27 @@
+// What the use cases need from the outside world, handed to them by the route or the cron.
+import type { Db } from "../context";
+import type { Env } from "../env";
+import type { LightningBackend } from "../lightning/backend";
+import type { DevWallet } from "../lightning/dev-backend";
+import type { LnurlClientOptions } from "../lightning/lnurl";
+
+export interface Deps {
+  db: Db;
+  d1: D1Database;
+  env: Env;
+  lightning: LightningBackend;
+  /** The dev wallet, when LIGHTNING_BACKEND is dev (its pay endpoint and the wallet.test addresses). */
+  devWallet: DevWallet | null;
+  /** How payouts reach Lightning-address providers (LNURL-pay). */
+  lnurl: LnurlClientOptions;
+  /** Runs work after the answer is sent (ctx.waitUntil); tests may await it instead. */
+  defer: (work: Promise<unknown>) => void;
+}
+
+export function settingNumber(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+export const invoiceExpirySeconds = (env: Env) => settingNumber(env.INVOICE_EXPIRY_SECONDS, 3600);
+export const autoReleaseDays = (env: Env) => settingNumber(env.AUTO_RELEASE_DAYS, 14);

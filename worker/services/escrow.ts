@@ -1,0 +1,227 @@
+// Escrow: funding invoices, their payment and expiry, and the money side of releasing or refunding.
+// Every function here that changes state does so in one AtomicChange (see db/atomic.ts).
+import { and, eq, lte } from "drizzle-orm";
+import { platformFee, refundAmount, totalCharge, workerPayout } from "../../domain/fees";
+import { AtomicChange, allOf, not, where, type Guard } from "../db/atomic";
+import { nowIso } from "../db/client";
+import { gigs, invoices } from "../db/schema";
+import { escrowAccount, FEES, payableAccount, postTransaction, WALLET } from "./ledger";
+import { notify } from "./notifications";
+import { addPayout, attemptPayout } from "./payouts";
+import { addGigEvent } from "./gig-events";
+import { invoiceExpirySeconds, type Deps } from "./deps";
+import type { GigRow } from "./gig-views";
+
+export type InvoiceRow = typeof invoices.$inferSelect;
+
+export interface FundingInvoice {
+  id: string;
+  bolt11: string;
+  paymentHash: string;
+  amount: number;
+  expiresAt: string;
+}
+
+/** Asks the wallet for an invoice of payment + fee. The caller records it in its change with `recordInvoice`. */
+export async function requestFundingInvoice(deps: Deps, gig: Pick<GigRow, "title" | "payment">): Promise<FundingInvoice> {
+  const amount = totalCharge(gig.payment);
+  const created = await deps.lightning.createInvoice(amount, `Gigstr escrow: ${gig.title}`.slice(0, 200), invoiceExpirySeconds(deps.env));
+  return { id: crypto.randomUUID(), bolt11: created.bolt11, paymentHash: created.paymentHash, amount, expiresAt: created.expiresAt };
+}
+
+export function recordInvoice(change: AtomicChange, when: Guard, invoice: FundingInvoice, gigId: string, payerId: string): void {
+  change.insert(
+    "invoices",
+    {
+      id: invoice.id,
+      gigId,
+      purpose: "funding",
+      payerId,
+      bolt11: invoice.bolt11,
+      paymentHash: invoice.paymentHash,
+      amount: invoice.amount,
+      expiresAt: invoice.expiresAt,
+      status: "pending",
+      createdAt: change.at,
+    },
+    when,
+  );
+}
+
+/** Starts the gig's room watching its invoice (alarms), so payment is noticed without the cron. */
+export async function watchInvoice(deps: Deps, gigId: string): Promise<void> {
+  const room = deps.env.GIG_ROOM.get(deps.env.GIG_ROOM.idFromName(gigId));
+  await room.watchFunding(gigId);
+}
+
+export type PaidOutcome = "funded" | "refunding_late_payment" | "already_paid" | "unknown_invoice";
+
+/**
+ * The one way an invoice becomes paid (alarm watcher, webhook, dev wallet, cron all call this).
+ * Idempotent: the invoice's compare-and-set lets exactly one caller record the money. If the gig
+ * is still waiting for this invoice it is funded; otherwise the payment is refunded, never lost.
+ */
+export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<PaidOutcome> {
+  const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.paymentHash, paymentHash) });
+  if (!invoice) return "unknown_invoice";
+  if (invoice.status === "paid") return "already_paid";
+  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, invoice.gigId) });
+  if (!gig) return "unknown_invoice";
+
+  const change = new AtomicChange(deps.d1);
+  const paid = change.compareAndSet("invoices", invoice.id, { status: "paid", paidAt: change.at }, where("status IN ('pending', 'expired')"));
+
+  const fundedSet =
+    gig.gigType === "job_request"
+      ? { status: "open", escrowStatus: "funded", fundedAt: change.at, fundingInvoiceId: null }
+      : {
+          status: "claimed",
+          escrowStatus: "funded",
+          fundedAt: change.at,
+          fundingInvoiceId: null,
+          claimedAt: change.at,
+          deadline: new Date(Date.parse(change.at) + gig.timeframe * 86_400_000).toISOString(),
+        };
+  const funded = change.compareAndSet(
+    "gigs",
+    gig.id,
+    fundedSet,
+    allOf(where("status = 'pending_payment' AND funding_invoice_id = ?", invoice.id), paid),
+    { bumpVersion: true },
+  );
+  postTransaction(change, "escrow funded", [
+    [WALLET, -invoice.amount],
+    [escrowAccount(gig.id), invoice.amount],
+  ], funded);
+  addGigEvent(change, funded, { gigId: gig.id, type: "escrow_funded", actorId: invoice.payerId, data: { amount: invoice.amount } });
+  notify(change, funded, {
+    userId: gig.gigType === "job_request" ? gig.posterId : gig.workerId,
+    gigId: gig.id,
+    type: "escrow_funded",
+    title: gig.gigType === "job_request" ? "Gig Funded" : "You Were Hired",
+    message:
+      gig.gigType === "job_request"
+        ? `"${gig.title}" is funded and open for workers.`
+        : `"${gig.title}" was hired and the escrow is funded. You can start work.`,
+    actorId: invoice.payerId,
+  });
+
+  // Money for a gig that no longer waits for it goes back to whoever paid.
+  const late = allOf(paid, not(funded));
+  const refundId = addPayout(change, late, { gigId: gig.id, purpose: `late_payment:${invoice.id}`, recipientId: invoice.payerId, amount: invoice.amount });
+  postTransaction(change, "late payment refund", [
+    [WALLET, -invoice.amount],
+    [payableAccount(refundId), invoice.amount],
+  ], late);
+  addGigEvent(change, late, { gigId: gig.id, type: "late_payment_refunded", actorId: invoice.payerId, data: { amount: invoice.amount } });
+  notify(change, late, {
+    userId: invoice.payerId,
+    gigId: gig.id,
+    type: "refund",
+    title: "Payment Refunded",
+    message: `Your payment of ${invoice.amount.toLocaleString("en-US")} sats arrived after "${gig.title}" stopped waiting for it. It is being refunded to your Lightning address.`,
+  });
+
+  await change.commit();
+  if (change.won(funded)) return "funded";
+  if (change.won(paid)) {
+    deps.defer(attemptPayout(deps, refundId));
+    return "refunding_late_payment";
+  }
+  return "already_paid";
+}
+
+/** Asks the wallet about one pending invoice and records its payment if it was paid. */
+export async function checkInvoice(deps: Deps, invoice: InvoiceRow): Promise<InvoiceRow["status"]> {
+  const found = await deps.lightning.lookupInvoice(invoice.paymentHash);
+  if (found.status === "paid") {
+    await markInvoicePaid(deps, invoice.paymentHash);
+    return "paid";
+  }
+  return found.status === "expired" || invoice.expiresAt <= nowIso() ? "expired" : "pending";
+}
+
+/**
+ * Expires an unpaid invoice after asking the wallet one last time. The gig that waited for it is
+ * cancelled (job request) or open again with no hirer (service offering). Safe to run twice.
+ */
+export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"expired" | "paid" | "skipped"> {
+  if ((await checkInvoice(deps, invoice)) === "paid") return "paid";
+  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, invoice.gigId) });
+  if (!gig) return "skipped";
+
+  const change = new AtomicChange(deps.d1);
+  const expired = change.compareAndSet("invoices", invoice.id, { status: "expired" }, where("status = 'pending' AND expires_at <= ?", change.at));
+  const revertSet =
+    gig.gigType === "job_request"
+      ? { status: "cancelled", cancelledAt: change.at, fundingInvoiceId: null }
+      : { status: "open", hirerId: null, fundingInvoiceId: null };
+  const reverted = change.compareAndSet(
+    "gigs",
+    gig.id,
+    revertSet,
+    allOf(where("status = 'pending_payment' AND funding_invoice_id = ?", invoice.id), expired),
+    { bumpVersion: true },
+  );
+  addGigEvent(change, reverted, { gigId: gig.id, type: "payment_expired", actorId: null, data: { invoiceId: invoice.id } });
+  notify(change, reverted, {
+    userId: invoice.payerId,
+    gigId: gig.id,
+    type: "payment_expired",
+    title: "Payment Window Expired",
+    message:
+      gig.gigType === "job_request"
+        ? `The invoice for "${gig.title}" expired unpaid, so the gig was cancelled. No sats were taken.`
+        : `The invoice to hire "${gig.title}" expired unpaid. The offer is open again.`,
+  });
+  await change.commit();
+  return change.won(expired) ? "expired" : "skipped";
+}
+
+export async function expireDueInvoices(deps: Deps, limit = 50): Promise<number> {
+  const due = await deps.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.status, "pending"), lte(invoices.expiresAt, nowIso())))
+    .limit(limit);
+  let expired = 0;
+  for (const invoice of due) if ((await expireInvoice(deps, invoice)) === "expired") expired++;
+  return expired;
+}
+
+// ---- Releasing and refunding the escrow (added to a gig transition's change) ----------------
+
+/** The hirer approved (or the admin paid the worker): worker gets payment − fee, the platform 2·fee. */
+export function releaseEscrow(change: AtomicChange, when: Guard, gig: GigRow): string {
+  const payoutId = addPayout(change, when, { gigId: gig.id, purpose: "worker_payout", recipientId: gig.workerId!, amount: workerPayout(gig.payment) });
+  postTransaction(change, "escrow released", [
+    [escrowAccount(gig.id), -totalCharge(gig.payment)],
+    [FEES, 2 * platformFee(gig.payment)],
+    [payableAccount(payoutId), workerPayout(gig.payment)],
+  ], when);
+  return payoutId;
+}
+
+/** Cancelled after funding, or the admin refunded: the hirer gets back everything, fee included. */
+export function refundEscrow(change: AtomicChange, when: Guard, gig: GigRow): string {
+  const payoutId = addPayout(change, when, { gigId: gig.id, purpose: "hirer_refund", recipientId: gig.hirerId!, amount: refundAmount(gig.payment) });
+  postTransaction(change, "escrow refunded", [
+    [escrowAccount(gig.id), -refundAmount(gig.payment)],
+    [payableAccount(payoutId), refundAmount(gig.payment)],
+  ], when);
+  return payoutId;
+}
+
+/** The admin split: the worker's share of what a release would pay, the rest back to the hirer; fees as a release. */
+export function splitEscrow(change: AtomicChange, when: Guard, gig: GigRow, worker: number, hirer: number): string[] {
+  const fees = totalCharge(gig.payment) - worker - hirer;
+  const workerPayoutId = addPayout(change, when, { gigId: gig.id, purpose: "worker_payout", recipientId: gig.workerId!, amount: worker });
+  const hirerPayoutId = addPayout(change, when, { gigId: gig.id, purpose: "hirer_refund", recipientId: gig.hirerId!, amount: hirer });
+  postTransaction(change, "escrow split", [
+    [escrowAccount(gig.id), -totalCharge(gig.payment)],
+    [FEES, fees],
+    [payableAccount(workerPayoutId), worker],
+    [payableAccount(hirerPayoutId), hirer],
+  ], when);
+  return [workerPayoutId, hirerPayoutId];
+}

@@ -1,0 +1,28 @@
+// The gig's history: one event per thing that happened, written in the change that made it happen.
+import { asc, eq } from "drizzle-orm";
+import type { AtomicChange, Guard } from "../db/atomic";
+import { gigEvents } from "../db/schema";
+import type { Db } from "../context";
+
+export interface GigEventDraft {
+  gigId: string;
+  type: string;
+  actorId: string | null;
+  data?: Record<string, unknown>;
+}
+
+export function addGigEvent(change: AtomicChange, when: Guard, event: GigEventDraft): void {
+  change.insert(
+    "gig_events",
+    { id: crypto.randomUUID(), gigId: event.gigId, type: event.type, actorId: event.actorId, data: JSON.stringify(event.data ?? {}), createdAt: change.at },
+    when,
+  );
+}
+
+export async function listGigEvents(db: Db, gigId: string) {
+  const rows = await db.select().from(gigEvents).where(eq(gigEvents.gigId, gigId)).orderBy(asc(gigEvents.createdAt), asc(gigEvents.id));
+  return rows.map((r) => {
+    const data = JSON.parse(r.data) as Record<string, unknown>;
+    return { id: r.id, gigId: r.gigId, type: r.type, actorId: r.actorId, createdAt: r.createdAt, ...data, attachments: Array.isArray(data.attachments) ? data.attachments : [] };
+  });
+}

@@ -1,0 +1,165 @@
+// Gigs: posting, reading, listing and editing. The transitions of a gig's life are in gig-actions.ts.
+import { and, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
+import type { GigForm } from "../../domain/gig";
+import type { UserRow } from "../context";
+import { AtomicChange, ALWAYS, where } from "../db/atomic";
+import { gigs, invoices, users } from "../db/schema";
+import { badRequest, notFound } from "../errors";
+import { addGigEvent } from "./gig-events";
+import { gigView, type GigRow, type GigView, type PosterRow } from "./gig-views";
+import { recordInvoice, requestFundingInvoice, watchInvoice, type FundingInvoice } from "./escrow";
+import type { Deps } from "./deps";
+
+export const LIGHTNING_ADDRESS_REQUIRED =
+  "Lightning Address Required: please set your Lightning address in Settings before posting.";
+
+export interface Viewer {
+  userId: string | null;
+  isAdmin: boolean;
+}
+
+const posterColumns = {
+  id: users.id,
+  username: users.username,
+  displayName: users.displayName,
+  profilePicture: users.profilePicture,
+  completedGigs: users.completedGigs,
+  successfulGigs: users.successfulGigs,
+};
+
+/** Unfunded job requests are the poster's business until paid. */
+function visibleTo(gig: Pick<GigRow, "status" | "gigType" | "posterId" | "hirerId" | "workerId">, viewer: Viewer): boolean {
+  if (viewer.isAdmin) return true;
+  if (gig.status !== "pending_payment" || gig.gigType !== "job_request") return true;
+  return viewer.userId === gig.posterId;
+}
+
+export async function loadGig(deps: Pick<Deps, "db">, gigId: string): Promise<GigRow> {
+  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
+  if (!gig) throw notFound("Gig not found", "gig_not_found");
+  return gig;
+}
+
+export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigView & { paymentRequest: string | null }> {
+  const rows = await deps.db.select({ gig: gigs, poster: posterColumns }).from(gigs).innerJoin(users, eq(users.id, gigs.posterId)).where(eq(gigs.id, gigId)).limit(1);
+  const row = rows[0];
+  if (!row || !visibleTo(row.gig, viewer)) throw notFound("Gig not found", "gig_not_found");
+  let paymentRequest: string | null = null;
+  if (row.gig.status === "pending_payment" && row.gig.fundingInvoiceId && viewer.userId === row.gig.hirerId) {
+    const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.id, row.gig.fundingInvoiceId) });
+    paymentRequest = invoice?.status === "pending" ? invoice.bolt11 : null;
+  }
+  return { ...gigView(row.gig, row.poster, viewer), paymentRequest };
+}
+
+/**
+ * Posts a gig. A job request waits for its funding invoice (pending_payment); a service offering
+ * is open at once and is funded when a hirer hires it.
+ */
+export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<{ gig: GigView; paymentRequest: string | null; totalCharge: number }> {
+  if (!me.lightningAddress) throw badRequest(LIGHTNING_ADDRESS_REQUIRED, "lightning_address_required");
+  const id = crypto.randomUUID();
+  const isJob = form.gigType === "job_request";
+  const invoice: FundingInvoice | null = isJob ? await requestFundingInvoice(deps, { title: form.title, payment: form.payment }) : null;
+
+  const change = new AtomicChange(deps.d1);
+  change.insert(
+    "gigs",
+    {
+      id,
+      gigType: form.gigType,
+      title: form.title,
+      description: form.description,
+      category: form.category,
+      payment: form.payment,
+      timeframe: form.timeframe,
+      status: isJob ? "pending_payment" : "open",
+      escrowStatus: "pending",
+      posterId: me.id,
+      hirerId: isJob ? me.id : null,
+      workerId: isJob ? null : me.id,
+      fundingInvoiceId: invoice?.id ?? null,
+      version: 0,
+      createdAt: change.at,
+    },
+    ALWAYS,
+  );
+  // The posting itself is the compare-and-set: a gig row with this id cannot exist twice.
+  const posted = change.compareAndSet("gigs", id, {}, where("version = 0"));
+  if (invoice) recordInvoice(change, posted, invoice, id, me.id);
+  addGigEvent(change, posted, { gigId: id, type: "posted", actorId: me.id, data: { payment: form.payment } });
+  await change.commit();
+
+  if (invoice) deps.defer(watchInvoice(deps, id));
+  const gig = await getGig(deps, id, { userId: me.id, isAdmin: false });
+  return { gig, paymentRequest: invoice?.bolt11 ?? null, totalCharge: gig.totalCharge };
+}
+
+export interface GigListQuery {
+  status?: string;
+  gigType?: string;
+  category?: string;
+  hirerId?: string;
+  posterId?: string;
+  participant?: "me";
+  minPayment?: number;
+  maxPayment?: number;
+  q?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export function encodeCursor(gig: Pick<GigRow, "createdAt" | "id">): string {
+  return btoa(`${gig.createdAt}|${gig.id}`).replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = atob(cursor).split("|");
+    if (!createdAt || !id) throw new Error("bad cursor");
+    return { createdAt, id };
+  } catch {
+    throw badRequest("Invalid cursor", "invalid_cursor");
+  }
+}
+
+/** A page of gigs, newest first, by keyset on (created_at, id) so a page reads about as many rows as it returns. */
+export async function listGigs(deps: Pick<Deps, "db">, query: GigListQuery, viewer: Viewer): Promise<{ gigs: GigView[]; nextCursor: string | null }> {
+  const conditions: SQL[] = [];
+  if (query.status) conditions.push(eq(gigs.status, query.status));
+  if (query.gigType) conditions.push(eq(gigs.gigType, query.gigType as GigRow["gigType"]));
+  if (query.category) conditions.push(eq(gigs.category, query.category));
+  if (query.hirerId) conditions.push(eq(gigs.hirerId, query.hirerId));
+  if (query.posterId) conditions.push(eq(gigs.posterId, query.posterId));
+  if (query.minPayment !== undefined) conditions.push(gte(gigs.payment, query.minPayment));
+  if (query.maxPayment !== undefined) conditions.push(lte(gigs.payment, query.maxPayment));
+  if (query.q) {
+    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(sql`(${gigs.title} LIKE ${pattern} ESCAPE '\\' OR ${gigs.description} LIKE ${pattern} ESCAPE '\\' OR ${gigs.category} LIKE ${pattern} ESCAPE '\\')`);
+  }
+  if (query.participant === "me") {
+    const me = viewer.userId ?? "";
+    conditions.push(or(eq(gigs.posterId, me), eq(gigs.hirerId, me), eq(gigs.workerId, me))!);
+  } else if (!viewer.isAdmin) {
+    const me = viewer.userId ?? "";
+    conditions.push(sql`NOT (${gigs.status} = 'pending_payment' AND ${gigs.gigType} = 'job_request' AND ${gigs.posterId} <> ${me})`);
+  }
+  if (query.cursor) {
+    const c = decodeCursor(query.cursor);
+    conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${c.createdAt}, ${c.id})`);
+  }
+
+  const rows = await deps.db
+    .select({ gig: gigs, poster: posterColumns })
+    .from(gigs)
+    .innerJoin(users, eq(users.id, gigs.posterId))
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(gigs.createdAt), desc(gigs.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  return {
+    gigs: page.map((r) => gigView(r.gig, r.poster as PosterRow, viewer)),
+    nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!.gig) : null,
+  };
+}
+

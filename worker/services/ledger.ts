@@ -1,0 +1,90 @@
+// The ledger: every movement of sats is one double-entry transaction in `ledger_entries`.
+//
+// Convention. Each transaction is a set of rows (account, signed amount) that sums to zero.
+// Accounts:
+//   wallet             the outside world's side of the platform's Lightning wallet: its balance is
+//                      MINUS what the wallet holds (money coming in is -amount here).
+//   escrow:<gigId>     what the platform holds for that gig.
+//   fees               what the platform has earned (and spent on routing fees).
+//   payable:<payoutId> what the platform owes one payout's recipient until it is paid.
+// Invariants (checkLedger): every transaction sums to zero; no account but `wallet` is negative;
+// a terminal gig's escrow account is 0; -wallet = Σ escrow + fees + payables.
+//
+// Money flows:
+//   funding paid     wallet -T            escrow +T            (T = payment + fee)
+//   release          escrow -T            fees +2·fee, payable(worker) +(payment - fee)
+//   refund           escrow -T            payable(hirer) +T
+//   late payment     wallet -T            payable(payer) +T    (paid to a gig no longer waiting)
+//   payout paid      payable -amount      wallet +amount;      routing fee: fees -f, wallet +f
+import type { AtomicChange, Guard } from "../db/atomic";
+
+export type Posting = readonly [account: string, amount: number];
+
+export const escrowAccount = (gigId: string) => `escrow:${gigId}`;
+export const payableAccount = (payoutId: string) => `payable:${payoutId}`;
+export const WALLET = "wallet";
+export const FEES = "fees";
+
+/** Adds one balanced transaction to an atomic change. Throws (a programming error) when it does not balance. */
+export function postTransaction(change: AtomicChange, memo: string, postings: readonly Posting[], when: Guard): string {
+  const sum = postings.reduce((s, [, amount]) => s + amount, 0);
+  if (sum !== 0) throw new Error(`unbalanced ledger transaction "${memo}": sums to ${sum}`);
+  const txId = crypto.randomUUID();
+  for (const [account, amount] of postings) {
+    if (amount === 0) continue;
+    change.insert("ledger_entries", { txId, account, amount, memo, createdAt: change.at }, when);
+  }
+  return txId;
+}
+
+export async function balanceOf(d1: D1Database, account: string): Promise<number> {
+  const row = await d1.prepare("SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger_entries WHERE account = ?").bind(account).first<{ balance: number }>();
+  return row?.balance ?? 0;
+}
+
+export interface LedgerCheck {
+  ok: boolean;
+  problems: string[];
+  wallet: number;
+  escrow: number;
+  fees: number;
+  payables: number;
+}
+
+/** Checks every invariant of the convention above over the whole ledger. */
+export async function checkLedger(d1: D1Database): Promise<LedgerCheck> {
+  const problems: string[] = [];
+  const unbalanced = await d1
+    .prepare("SELECT tx_id, SUM(amount) AS total FROM ledger_entries GROUP BY tx_id HAVING SUM(amount) <> 0 LIMIT 20")
+    .all<{ tx_id: string; total: number }>();
+  for (const r of unbalanced.results) problems.push(`transaction ${r.tx_id} sums to ${r.total}`);
+
+  const negative = await d1
+    .prepare("SELECT account, SUM(amount) AS balance FROM ledger_entries WHERE account <> 'wallet' GROUP BY account HAVING SUM(amount) < 0 LIMIT 20")
+    .all<{ account: string; balance: number }>();
+  for (const r of negative.results) problems.push(`account ${r.account} is negative (${r.balance})`);
+
+  const stuckEscrow = await d1
+    .prepare(
+      `SELECT g.id, SUM(l.amount) AS balance FROM gigs g JOIN ledger_entries l ON l.account = 'escrow:' || g.id
+       WHERE g.status IN ('completed', 'cancelled') GROUP BY g.id HAVING SUM(l.amount) <> 0 LIMIT 20`,
+    )
+    .all<{ id: string; balance: number }>();
+  for (const r of stuckEscrow.results) problems.push(`terminal gig ${r.id} still holds ${r.balance} sats in escrow`);
+
+  const totals = await d1
+    .prepare(
+      `SELECT
+         COALESCE(SUM(CASE WHEN account = 'wallet' THEN amount END), 0) AS wallet,
+         COALESCE(SUM(CASE WHEN account LIKE 'escrow:%' THEN amount END), 0) AS escrow,
+         COALESCE(SUM(CASE WHEN account = 'fees' THEN amount END), 0) AS fees,
+         COALESCE(SUM(CASE WHEN account LIKE 'payable:%' THEN amount END), 0) AS payables
+       FROM ledger_entries`,
+    )
+    .first<{ wallet: number; escrow: number; fees: number; payables: number }>();
+  const t = totals ?? { wallet: 0, escrow: 0, fees: 0, payables: 0 };
+  if (-t.wallet !== t.escrow + t.fees + t.payables) {
+    problems.push(`wallet holds ${-t.wallet} but escrow + fees + payables is ${t.escrow + t.fees + t.payables}`);
+  }
+  return { ok: problems.length === 0, problems, wallet: -t.wallet, escrow: t.escrow, fees: t.fees, payables: t.payables };
+}
