@@ -1,0 +1,81 @@
+// The platform's Lightning wallet, whatever runs it (DESIGN.md §5): dev, lnbits or nwc.
+//
+// Money safety rests on one rule of this interface: a payment is reported `failed` only when the
+// backend says explicitly that it was not and will not be made. A time-out, a dropped connection,
+// a 5xx or an answer we cannot read is `unknown`: the payout stays in flight and is looked up by
+// payment hash (lookupPayment) before anything is retried, so nothing is ever paid twice.
+//
+// createInvoice and lookupInvoice throw LightningError when the backend cannot answer (no money
+// moves on those calls, so the caller simply tries again later). payInvoice and lookupPayment never
+// throw: every outcome, including our own bugs talking to the backend, is a result.
+
+export type InvoiceStatus = "pending" | "paid" | "expired";
+
+export interface CreatedInvoice {
+  bolt11: string;
+  /** Hex SHA-256 of the preimage: the key under which the invoice is looked up. */
+  paymentHash: string;
+  /** ISO-8601. */
+  expiresAt: string;
+}
+
+export interface InvoiceLookup {
+  status: InvoiceStatus;
+  /** The amount the invoice asks for, when the backend says it (sats). */
+  amountSats?: number;
+  /** ISO-8601, when paid and the backend says when. */
+  paidAt?: string;
+}
+
+export type PayResult =
+  | { status: "succeeded"; preimage: string; feeSats: number }
+  /** The backend refused or the payment definitely failed: nothing left the wallet; safe to retry. */
+  | { status: "failed"; reason: string }
+  /** Nobody knows yet (time-out, 5xx, unreadable answer): look it up by payment hash, never retry blind. */
+  | { status: "unknown"; reason: string };
+
+export interface PaymentLookup {
+  status: "succeeded" | "failed" | "pending" | "unknown";
+  preimage?: string;
+  feeSats?: number;
+  reason?: string;
+  /**
+   * The backend has no payment with this hash (it never received our request, or has not recorded
+   * it yet). Reported as `unknown`, not `failed`: whether it is safe to pay again is the caller's
+   * decision (e.g. once the invoice has long expired, no payment can still start).
+   */
+  notFound?: boolean;
+}
+
+export interface LightningBackend {
+  readonly kind: "dev" | "lnbits" | "nwc";
+  /** A new invoice for `amountSats` (integer ≥ 1) with `memo` as its description, expiring after `expirySec`. */
+  createInvoice(amountSats: number, memo: string, expirySec: number): Promise<CreatedInvoice>;
+  lookupInvoice(paymentHash: string): Promise<InvoiceLookup>;
+  /** Pays `bolt11`, spending at most `maxFeeSats` on routing. Call only after the payout row is saved. */
+  payInvoice(bolt11: string, maxFeeSats: number): Promise<PayResult>;
+  lookupPayment(paymentHash: string): Promise<PaymentLookup>;
+}
+
+/** A backend could not do what was asked (createInvoice, lookupInvoice), or is misconfigured. */
+export class LightningError extends Error {
+  constructor(
+    message: string,
+    readonly code: "unavailable" | "rejected" | "bad_response" | "not_found" | "configuration" = "unavailable",
+  ) {
+    super(message);
+    this.name = "LightningError";
+  }
+}
+
+/** The most the platform spends on routing one payout: max(10 sats, 1 % rounded up) (DESIGN.md §3). */
+export function routingFeeCap(amountSats: number): number {
+  if (!Number.isSafeInteger(amountSats) || amountSats < 0) throw new RangeError(`amountSats must be a non-negative integer, got ${amountSats}`);
+  return Math.max(10, Math.floor((amountSats + 99) / 100));
+}
+
+/**
+ * How long after an invoice's expiry we still treat it as possibly paid: a payment that reached the
+ * node just before expiry can be reported a little later, and clocks differ.
+ */
+export const INVOICE_EXPIRY_GRACE_MS = 60_000;
