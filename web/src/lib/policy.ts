@@ -1,9 +1,9 @@
-// The business constants the static pages quote (SPEC.md §4, §9). One place, so the pages agree.
+// The business constants the static pages quote (SPEC.md §4, §9). One place, so the pages agree;
+// the money rules themselves are domain/fees.ts.
+export { MAX_PAYMENT as MAX_PAYMENT_SATS, MIN_PAYMENT as MIN_PAYMENT_SATS, totalCharge, workerPayout } from "../../../domain/fees";
 
 export const FEE_PERCENT_PER_SIDE = 2.5;
 export const SATS_PER_BITCOIN = 100_000_000;
-export const MIN_PAYMENT_SATS = 1;
-export const MAX_PAYMENT_SATS = 1_000_000;
 export const MIN_TIMEFRAME_DAYS = 1;
 export const MAX_TIMEFRAME_DAYS = 30;
 export const DEFAULT_TIMEFRAME_DAYS = 7;
@@ -14,11 +14,6 @@ export const MINIMUM_AGE = 18;
 export const LIABILITY_FLOOR_SATS = 10_000;
 export const LIABILITY_FEE_MONTHS = 12;
 export const MAX_ATTACHMENT_MB = 50;
-
-/** Fee per side, rounded up per gig: ceil(payment × 0.025) in integer arithmetic (DESIGN.md §3). */
-export function feePerSide(payment: number): number {
-  return Math.ceil((payment * 25) / 1000);
-}
 
 /** The dispute timeline of the terms (SPEC.md §4). */
 export const DISPUTE_TIMELINE = [

@@ -8,7 +8,8 @@ import {
   MAX_PAYMENT_SATS,
   MAX_TIMEFRAME_DAYS,
   SATS_PER_BITCOIN,
-  feePerSide,
+  totalCharge,
+  workerPayout,
 } from "../lib/policy";
 
 const example = 10_000;
@@ -109,7 +110,7 @@ const SECTIONS: { id: string; title: string; body: ReactNode }[] = [
         <p>
           The platform fee is <strong>{FEE_PERCENT_PER_SIDE}% per side</strong>, rounded up per gig. The hirer pays the payment plus the
           fee, the worker receives the payment minus the fee. A {example.toLocaleString()} sat gig costs the hirer{" "}
-          {(example + feePerSide(example)).toLocaleString()} sats and the worker receives {(example - feePerSide(example)).toLocaleString()}{" "}
+          {totalCharge(example).toLocaleString()} sats and the worker receives {workerPayout(example).toLocaleString()}{" "}
           sats.
         </p>
         <p>

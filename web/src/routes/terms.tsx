@@ -10,7 +10,8 @@ import {
   SATS_PER_BITCOIN,
   SUSPENSION_APPEAL_DAYS,
   TERMS_CHANGE_NOTICE_DAYS,
-  feePerSide,
+  totalCharge,
+  workerPayout,
 } from "../lib/policy";
 
 const example = 10_000;
@@ -60,8 +61,8 @@ export function TermsRoute() {
             the payment minus the fee. The fee is rounded up per gig (the ceiling of the payment times 0.025).
           </li>
           <li>
-            Example: a {example.toLocaleString()} sat gig costs the hirer {(example + feePerSide(example)).toLocaleString()} sats and the
-            worker receives {(example - feePerSide(example)).toLocaleString()} sats. For a service offering, the poster sees the fee
+            Example: a {example.toLocaleString()} sat gig costs the hirer {totalCharge(example).toLocaleString()} sats and the
+            worker receives {workerPayout(example).toLocaleString()} sats. For a service offering, the poster sees the fee
             deducted from the price.
           </li>
           <li>

@@ -19,7 +19,7 @@ export const TabsTrigger = forwardRef<HTMLButtonElement, ComponentPropsWithoutRe
     <TabsPrimitive.Trigger
       ref={ref}
       className={cn(
-        "inline-flex h-9 cursor-pointer items-center justify-center rounded-md px-2 text-sm font-medium text-stone-600 transition-colors",
+        "inline-flex h-9 cursor-pointer items-center justify-center rounded-md px-1 text-sm whitespace-nowrap font-medium text-stone-600 transition-colors",
         "hover:text-stone-900 data-[state=active]:bg-white data-[state=active]:text-stone-900 data-[state=active]:shadow-sm",
         className,
       )}

@@ -205,7 +205,7 @@ function CreateKeys({ onSignedIn }: { onSignedIn: () => void }) {
       <div className="flex flex-col gap-2 sm:flex-row">
         <Button
           variant="outline"
-          className="flex-1"
+          className="sm:flex-1"
           disabled={downloading}
           onClick={async () => {
             setDownloading(true);
@@ -223,7 +223,7 @@ function CreateKeys({ onSignedIn }: { onSignedIn: () => void }) {
           <DownloadIcon />
           Download Key Backup
         </Button>
-        <Button className="flex-1" disabled={signIn.isPending} onClick={() => signIn.mutate((template) => signWithPrivateKey(keys.secretKey, template))}>
+        <Button className="sm:flex-1" disabled={signIn.isPending} onClick={() => signIn.mutate((template) => signWithPrivateKey(keys.secretKey, template))}>
           <ShieldIcon />
           {signIn.isPending ? "Signing in..." : "Sign In With This Key"}
         </Button>

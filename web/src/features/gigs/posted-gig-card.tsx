@@ -1,11 +1,11 @@
 import { Link } from "react-router";
-import { daysLeft, formatSats } from "../../lib/format";
+import { daysRemaining, formatSats } from "../../lib/format";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import type { Gig } from "./types";
 
 /** A gig on a public profile's Posted Gigs grid; links to /gigs/{id} (SPEC.md §2 /user/:npub). */
 export function PostedGigCard({ gig }: { gig: Gig }) {
-  const left = daysLeft(gig.deadline, gig.timeframe);
+  const left = daysRemaining(gig.deadline, gig.timeframe);
   return (
     <Link
       to={`/gigs/${gig.id}`}

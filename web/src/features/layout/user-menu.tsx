@@ -10,7 +10,7 @@ import {
   DropdownMenuTrigger,
 } from "../../components/ui/dropdown-menu";
 import { ChevronDownIcon, LogOutIcon, SettingsIcon, UserIcon } from "../../components/ui/icons";
-import { shortenString } from "../../lib/format";
+import { shorten } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
 import { useSettingsDialog } from "../profile/settings-context";
 
@@ -18,7 +18,7 @@ import { useSettingsDialog } from "../profile/settings-context";
 export function UserMenu({ user }: { user: OwnUser }) {
   const { logout } = useAuth();
   const { openSettings } = useSettingsDialog();
-  const name = user.displayName || shortenString(user.username, true);
+  const name = user.displayName || shorten(user.username, true);
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
@@ -32,7 +32,7 @@ export function UserMenu({ user }: { user: OwnUser }) {
       <DropdownMenuContent>
         <DropdownMenuLabel>
           <span className="block truncate font-medium text-stone-900">{name}</span>
-          <span className="block font-mono">{shortenString(user.username, true)}</span>
+          <span className="block font-mono">{shorten(user.username, true)}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <DropdownMenuItem asChild>

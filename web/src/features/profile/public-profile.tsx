@@ -84,7 +84,6 @@ function PublicProfileBody({ user }: { user: PublicUser }) {
         <StatCard label="Completed" value={user.completedGigs} />
         <StatCard
           label="Rating"
-          icon={<StarIcon size={12} className="text-brand-500" />}
           value={
             <span className="flex items-center gap-1">
               {user.totalReviews > 0 && <StarIcon size={20} className="text-brand-500" />}

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
 import { StarIcon } from "../../components/ui/icons";
-import { formatDate, shortenString } from "../../lib/format";
+import { formatDate, shorten } from "../../lib/format";
 import type { Review } from "./types";
 
 export function Stars({ rating }: { rating: number }) {
@@ -20,7 +20,7 @@ export function ReviewsList({ reviews }: { reviews: Review[] }) {
   return (
     <ul className="flex flex-col gap-3">
       {reviews.map((review) => {
-        const name = review.reviewerName || shortenString(review.reviewerUsername, true);
+        const name = review.reviewerName || shorten(review.reviewerUsername, true);
         return (
           <li key={review.id} className="flex gap-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
             <UserAvatar user={{ username: review.reviewerUsername, displayName: review.reviewerName, profilePicture: review.reviewerPicture }} size="md" />

@@ -1,0 +1,95 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { act, render, renderHook, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { SESSION_TOKEN_KEY } from "../../lib/api";
+import { createQueryClient } from "../../lib/query-client";
+import { makeUser } from "../../test/factories";
+import { apiError, mockApi } from "../../test/mock-api";
+import { AuthProvider, useAuth } from "./auth-context";
+
+function SessionView() {
+  const { user, isLoading, login, logout } = useAuth();
+  return (
+    <div>
+      <p>{isLoading ? "loading" : user ? `signed in as ${user.displayName}` : "signed out"}</p>
+      <button onClick={() => login("new-token", makeUser({ displayName: "Hal" }))}>login</button>
+      <button onClick={logout}>logout</button>
+    </div>
+  );
+}
+
+function renderSession() {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <AuthProvider>
+        <SessionView />
+      </AuthProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe("useAuth", () => {
+  it("throws outside AuthProvider", () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(() => renderHook(() => useAuth())).toThrow("useAuth must be used within AuthProvider");
+  });
+});
+
+describe("AuthProvider session", () => {
+  it("is signed out without a stored token and asks the server nothing", () => {
+    const api = mockApi({});
+    renderSession();
+    expect(screen.getByText("signed out")).toBeInTheDocument();
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it("loads the user of a stored token, sending it as a bearer token", async () => {
+    localStorage.setItem(SESSION_TOKEN_KEY, "stored-token");
+    const api = mockApi({ "GET /api/user/me": () => makeUser({ displayName: "Ada" }) });
+    renderSession();
+    expect(screen.getByText("loading")).toBeInTheDocument();
+    expect(await screen.findByText("signed in as Ada")).toBeInTheDocument();
+    expect(api.calls[0]!.headers.Authorization).toBe("Bearer stored-token");
+  });
+
+  it("drops a token the server rejects and ends loading signed out", async () => {
+    localStorage.setItem(SESSION_TOKEN_KEY, "expired-token");
+    mockApi({ "GET /api/user/me": () => apiError(401, "Authentication required", "unauthorized") });
+    renderSession();
+    expect(await screen.findByText("signed out")).toBeInTheDocument();
+    expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBeNull();
+  });
+
+  it("login stores the token and the user; logout clears both without calling the server", async () => {
+    const api = mockApi({});
+    renderSession();
+    act(() => screen.getByText("login").click());
+    expect(screen.getByText("signed in as Hal")).toBeInTheDocument();
+    expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBe("new-token");
+
+    act(() => screen.getByText("logout").click());
+    expect(screen.getByText("signed out")).toBeInTheDocument();
+    expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBeNull();
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it("refreshUser keeps the session and only logs when the refresh fails", async () => {
+    localStorage.setItem(SESSION_TOKEN_KEY, "stored-token");
+    let fail = false;
+    mockApi({ "GET /api/user/me": () => (fail ? apiError(500, "boom") : makeUser({ displayName: "Ada" })) });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const { result } = renderHook(() => useAuth(), {
+      wrapper: ({ children }) => (
+        <QueryClientProvider client={createQueryClient()}>
+          <AuthProvider>{children}</AuthProvider>
+        </QueryClientProvider>
+      ),
+    });
+    await waitFor(() => expect(result.current.user?.displayName).toBe("Ada"));
+    fail = true;
+    await act(() => result.current.refreshUser());
+    expect(result.current.user?.displayName).toBe("Ada");
+    expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBe("stored-token");
+    expect(errors).toHaveBeenCalled();
+  });
+});
