@@ -1,0 +1,81 @@
+import { screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { makeUser } from "../../test/factories";
+import { apiError, mockApi } from "../../test/mock-api";
+import { renderWithApp } from "../../test/render";
+import { PublicProfile } from "./public-profile";
+
+const npub = "npub1sg6plzptd64u62a878hep2kev88swjh3tw00gjsfl8f237lmu63q0uf63m";
+
+describe("/user/:npub", () => {
+  it("says User not found, with a way home", async () => {
+    mockApi({ [`GET /api/users/by-npub/${npub}`]: () => apiError(404, "User not found", "user_not_found") });
+    renderWithApp(<PublicProfile npub={npub} />);
+    expect(screen.getByText("Loading profile...")).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "User not found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
+  });
+
+  it("shows the member, their stats and the empty states", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const member = makeUser({ id: "u-7", displayName: "Hal", bio: "Cypherpunk", completedGigs: 0, totalReviews: 0, nip05: "hal@example.com" });
+    mockApi({
+      [`GET /api/users/by-npub/${npub}`]: () => member,
+      "GET /api/gigs": () => apiError(404, "Not found"),
+      "GET /api/portfolio/user/u-7": () => [],
+      "GET /api/reviews/user/u-7": () => [],
+    });
+    renderWithApp(<PublicProfile npub={npub} />);
+    expect(await screen.findByRole("heading", { level: 1, name: "Hal" })).toBeInTheDocument();
+    expect(screen.getByText("Cypherpunk")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Copy npub" })).toBeInTheDocument();
+    expect(screen.getAllByText("N/A")).toHaveLength(2);
+    expect(await screen.findByText("No gigs posted yet")).toBeInTheDocument();
+    expect(await screen.findByText("No portfolio items yet")).toBeInTheDocument();
+    expect(await screen.findByText("No reviews yet")).toBeInTheDocument();
+  });
+
+  it("lists the gigs the member posted, linking to each", async () => {
+    const member = makeUser({ id: "u-7" });
+    const gig = (over: object) => ({
+      id: "gig-1",
+      title: "Build a bot",
+      description: "A bot that posts block stats",
+      category: "Development",
+      gigType: "job_request",
+      status: "open",
+      payment: 50000,
+      timeframe: 7,
+      deadline: null,
+      createdAt: "2026-11-20T00:00:00Z",
+      hirerId: "u-7",
+      workerId: null,
+      ...over,
+    });
+    const api = mockApi({
+      [`GET /api/users/by-npub/${npub}`]: () => member,
+      "GET /api/gigs": () => [
+        gig({}),
+        gig({ id: "gig-2", title: "Logo design", gigType: "service_offering", status: "disputed", hirerId: null, workerId: "u-7" }),
+        gig({ id: "gig-3", title: "Someone else's service", gigType: "service_offering", hirerId: "u-7", workerId: "u-9" }),
+      ],
+      "GET /api/portfolio/user/u-7": () => [],
+      "GET /api/reviews/user/u-7": () => [
+        { id: "r1", rating: 4, comment: "Great", revieweeId: "u-7", createdAt: "2026-11-10T00:00:00Z", reviewerName: "Alice", reviewerPicture: null, reviewerUsername: "npub1alice" },
+      ],
+    });
+    renderWithApp(<PublicProfile npub={npub} />);
+    const card = await screen.findByRole("link", { name: /Build a bot/ });
+    expect(card).toHaveAttribute("href", "/gigs/gig-1");
+    expect(card).toHaveTextContent("Hiring");
+    expect(card).toHaveTextContent("Available");
+    expect(card).toHaveTextContent("50,000 sats");
+    expect(card).toHaveTextContent("7 days left");
+    const service = screen.getByRole("link", { name: /Logo design/ });
+    expect(service).toHaveTextContent("For Hire");
+    expect(service).toHaveTextContent("Under Review");
+    expect(screen.queryByText("Someone else's service")).not.toBeInTheDocument();
+    expect(api.callsTo("GET", "/api/gigs")[0]!.query.get("hirerId")).toBe("u-7");
+    expect(await screen.findByRole("img", { name: "4 out of 5 stars" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,54 @@
+import { screen } from "@testing-library/react";
+import { Route, Routes } from "react-router";
+import { describe, expect, it } from "vitest";
+import { SESSION_TOKEN_KEY } from "../lib/api";
+import { makeUser } from "../test/factories";
+import { mockApi } from "../test/mock-api";
+import { LocationProbe, renderWithApp } from "../test/render";
+import { ProfileRoute } from "./profile";
+
+function renderProfile(options: Parameters<typeof renderWithApp>[1] = {}) {
+  renderWithApp(
+    <>
+      <Routes>
+        <Route path="/profile" element={<ProfileRoute />} />
+        <Route path="/" element={<p>home</p>} />
+      </Routes>
+      <LocationProbe />
+    </>,
+    { route: "/profile", ...options },
+  );
+}
+
+describe("/profile", () => {
+  it("sends visitors home", () => {
+    mockApi({});
+    renderProfile();
+    expect(screen.getByTestId("location")).toHaveTextContent(/^\/$/);
+  });
+
+  it("shows Loading while the session resolves, then the profile", async () => {
+    localStorage.setItem(SESSION_TOKEN_KEY, "stored");
+    mockApi({
+      "GET /api/user/me": () =>
+        makeUser({ displayName: "Ada", completedGigs: 4, successfulGigs: 3, successRate: 75, averageRating: 45, totalReviews: 2, nip05: "ada@example.com" }),
+    });
+    renderProfile();
+    expect(screen.getByText("Loading")).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { level: 1, name: "Ada" })).toBeInTheDocument();
+    expect(screen.getByText("75%")).toBeInTheDocument();
+    expect(screen.getByText("4.5")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Nostr Identity" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Private Key Security" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Danger Zone" })).toBeInTheDocument();
+  });
+
+  it("shows N/A without completed gigs or reviews, Not set without a Lightning address, and no alias card", () => {
+    mockApi({});
+    renderProfile({ user: makeUser({ completedGigs: 0, totalReviews: 0, lightningAddress: null }) });
+    expect(screen.getAllByText("N/A")).toHaveLength(2);
+    expect(screen.getAllByText("Not set").length).toBeGreaterThan(0);
+    expect(screen.getByText("You must set a Lightning address before you can receive payments.")).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Gigstr Lightning Alias" })).not.toBeInTheDocument();
+  });
+});
