@@ -19,7 +19,7 @@ function useMainPageParams() {
   const navigate = useNavigate();
   const { openGig } = useGigIntent();
   useEffect(() => {
-    if (search.size === 0) return;
+    if (search.toString() === "") return;
     const { tab, intent } = readMainPageParams(search);
     if (intent) openGig(intent);
     navigate("/", { replace: true, state: tab ? { tab } : null });
