@@ -1,0 +1,77 @@
+// Debian's Chromium driven by playwright-core (Playwright's own browser download does not work
+// here), pages at the two sizes the app must work at, and screenshots into e2e/artifacts/.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { ARTIFACTS_DIR } from "./paths";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+
+/** Without the background-networking flags Chromium keeps dialling out, and this network is closed. */
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export const VIEWPORTS = {
+  mobile: { width: 360, height: 740 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+export interface OpenPageOptions {
+  viewport?: ViewportName;
+  /** A session made with the API helper: the page starts signed in (localStorage.sessionToken). */
+  sessionToken?: string;
+  /** Milliseconds an action or wait may take before it fails. */
+  timeout?: number;
+}
+
+export interface OpenedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Uncaught exceptions thrown in the page so far. */
+  pageErrors: Error[];
+}
+
+/** A fresh browser context (its own storage) at one of the viewports, with one page in it. */
+export async function openPage(browser: Browser, baseUrl: string, options: OpenPageOptions = {}): Promise<OpenedPage> {
+  const viewport = options.viewport ?? "desktop";
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: VIEWPORTS[viewport],
+    isMobile: viewport === "mobile",
+    hasTouch: viewport === "mobile",
+    storageState: options.sessionToken
+      ? { cookies: [], origins: [{ origin: baseUrl, localStorage: [{ name: "sessionToken", value: options.sessionToken }] }] }
+      : undefined,
+  });
+  context.setDefaultTimeout(options.timeout ?? 15_000);
+  const page = await context.newPage();
+  const pageErrors: Error[] = [];
+  page.on("pageerror", (err) => pageErrors.push(err));
+  return { page, context, pageErrors };
+}
+
+/** Saves a full-page PNG as e2e/artifacts/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  const file = path.join(ARTIFACTS_DIR, `${name.replace(/[^a-z0-9._-]+/gi, "-")}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** The session token the page holds, or null when signed out. */
+export function sessionTokenOf(page: Page): Promise<string | null> {
+  return page.evaluate(() => localStorage.getItem("sessionToken"));
+}

@@ -1,0 +1,254 @@
+#!/usr/bin/env node
+// `npm start`: build the web bundle, apply the D1 migrations to the local state, then run
+// `wrangler dev` with the settings of DESIGN.md §11 taken from the shell, and a ticker that
+// fires the Worker's cron every minute (wrangler dev never fires cron triggers by itself).
+//
+// Options (environment): PORT (8787), STATE_DIR (.wrangler/state), SKIP_BUILD=1 (reuse dist/web),
+// INSPECTOR_PORT (0 = any free port, so several instances never collide),
+// CRON_INTERVAL_SECONDS (60; 0 = no ticker).
+import { spawn } from "node:child_process";
+import { randomInt } from "node:crypto";
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Settings passed from the shell into the Worker (DESIGN.md §11), when set. */
+const WORKER_SETTINGS = [
+  "LIGHTNING_BACKEND",
+  "LNBITS_URL",
+  "LNBITS_ADMIN_KEY",
+  "NWC_URL",
+  "WEBHOOK_SECRET",
+  "ADMIN_PIN",
+  "ADMIN_PUBKEYS",
+  "ALIAS_DOMAIN",
+  "LNURL_OVERRIDES",
+  "INVOICE_EXPIRY_SECONDS",
+  "AUTO_RELEASE_DAYS",
+];
+const CRON = "* * * * *"; // the schedule in wrangler.toml [triggers]
+
+const port = parsePort(process.env.PORT ?? "8787", "PORT");
+const inspectorPort = parsePort(process.env.INSPECTOR_PORT ?? "0", "INSPECTOR_PORT");
+const stateDir = path.resolve(root, process.env.STATE_DIR || ".wrangler/state");
+const skipBuild = isTrue(process.env.SKIP_BUILD);
+const cronIntervalSeconds = Number(process.env.CRON_INTERVAL_SECONDS ?? "60");
+const backend = process.env.LIGHTNING_BACKEND || "dev";
+const baseUrl = `http://127.0.0.1:${port}`;
+
+// wrangler 4 needs Node 22+. npm scripts run on the project's node@22; a plain `node` may be older.
+const nodeBin =
+  Number(process.versions.node.split(".")[0]) >= 22 ? process.execPath : path.join(root, "node_modules", ".bin", "node");
+const wranglerJs = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+const viteJs = path.join(root, "node_modules", "vite", "bin", "vite.js");
+const childEnv = { ...process.env, WRANGLER_SEND_METRICS: "false" };
+
+let stopping = false;
+let current = null; // the child process running now
+let ticker = null;
+let cronFailures = 0;
+let cronTicks = 0;
+let settingsDir = null;
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => stop(signal));
+}
+// Whatever ends this process: leave no wrangler behind and no settings file on disk.
+process.on("exit", () => {
+  if (current && current.exitCode === null && current.signalCode === null) current.kill("SIGKILL");
+  if (settingsDir) rmSync(settingsDir, { recursive: true, force: true });
+});
+
+await main();
+
+async function main() {
+  if (!existsSync(wranglerJs)) fail("node_modules is missing: run `npm install` first.");
+
+  if (skipBuild) {
+    if (!existsSync(path.join(root, "dist", "web", "index.html"))) fail("SKIP_BUILD=1 but dist/web/index.html does not exist.");
+    log("SKIP_BUILD=1: serving the existing dist/web");
+  } else {
+    log("Building the web bundle (vite build)");
+    await run(nodeBin, [viteJs, "build"]);
+  }
+
+  log(`Applying D1 migrations to ${path.relative(root, stateDir) || "."}`);
+  await run(nodeBin, [wranglerJs, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], {
+    env: { ...childEnv, CI: "true" }, // never prompt
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+
+  const settings = {};
+  for (const name of WORKER_SETTINGS) {
+    if (process.env[name] !== undefined && process.env[name] !== "") settings[name] = process.env[name];
+  }
+  let pinNote = "";
+  if (backend === "dev" && !settings.ADMIN_PIN) {
+    settings.ADMIN_PIN = String(randomInt(0, 1_000_000)).padStart(6, "0");
+    pinNote = " (generated for this run)";
+  }
+
+  const args = [
+    wranglerJs,
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+    "--persist-to",
+    stateDir,
+    ...settingsArgs(settings),
+  ];
+  log(`Starting wrangler dev on ${baseUrl}`);
+  const wrangler = spawn(nodeBin, args, { cwd: root, env: childEnv, stdio: "inherit" });
+  current = wrangler;
+  const exited = new Promise((resolve) => wrangler.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+
+  const ready = await Promise.race([waitUntilAnswering(baseUrl), exited.then(() => false)]);
+  if (ready && !stopping) {
+    banner([
+      `Gigstr is running: ${baseUrl}`,
+      `Lightning backend: ${backend}${backend === "dev" ? " (simulated wallet; Lightning addresses name@wallet.test are paid in process)" : ""}`,
+      ...(backend === "dev" ? [`Admin PIN: ${settings.ADMIN_PIN}${pinNote}  ->  ${baseUrl}/admin`] : []),
+      `State: ${stateDir}`,
+      cronIntervalSeconds > 0 ? `Cron: fired every ${cronIntervalSeconds} s through ${baseUrl}/cdn-cgi/local/scheduled` : "Cron: not fired (CRON_INTERVAL_SECONDS=0)",
+      "Stop with Ctrl-C.",
+    ]);
+    if (cronIntervalSeconds > 0) {
+      void fireCron(); // once now, as a deployed Worker's next minute would, then on the interval
+      ticker = setInterval(fireCron, cronIntervalSeconds * 1000);
+    }
+  }
+
+  const code = await exited;
+  if (ticker) clearInterval(ticker);
+  process.exit(stopping ? 0 : code);
+}
+
+/** Runs one step to completion; a failure ends `npm start`. */
+function run(cmd, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: childEnv, stdio: "inherit", ...options });
+    current = child;
+    child.on("exit", (code, signal) => {
+      current = null;
+      if (stopping) process.exit(0);
+      if (code === 0) resolve();
+      else fail(`${path.basename(args[0])} ${args[1]} failed (${signal ?? `exit code ${code}`}).`);
+    });
+  });
+}
+
+async function waitUntilAnswering(url) {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline && !stopping) {
+    try {
+      const res = await fetch(`${url}/api/config`, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      return true;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  if (!stopping) warn(`${url} did not answer within 180 s; still waiting for wrangler.`);
+  return false;
+}
+
+/**
+ * The Worker settings as wrangler arguments. They go in a private env file (`--env-file`), so
+ * that secrets such as LNBITS_ADMIN_KEY never show in the process list; wrangler then reads no
+ * .dev.vars / .env of its own, so an existing one is passed first and the shell's values win.
+ * A value the env-file syntax cannot hold (a newline, or all three quote characters) goes as
+ * `--var NAME:VALUE` instead: wrangler splits that at the first ':' only.
+ */
+function settingsArgs(settings) {
+  const lines = [];
+  const args = [];
+  for (const [name, value] of Object.entries(settings)) {
+    const line = envFileLine(name, value);
+    if (line) lines.push(line);
+    else args.push(`--var=${name}:${value}`);
+  }
+  if (lines.length === 0) return args;
+  settingsDir = mkdtempSync(path.join(tmpdir(), "gigstr-start-"));
+  const file = path.join(settingsDir, "settings.env");
+  writeFileSync(file, `${lines.join("\n")}\n`, { mode: 0o600 });
+  chmodSync(settingsDir, 0o700);
+  const devVars = path.join(root, ".dev.vars");
+  const ownFiles = existsSync(devVars) ? [devVars] : [".env", ".env.local"].map((f) => path.join(root, f)).filter(existsSync);
+  return [...ownFiles.flatMap((f) => ["--env-file", f]), "--env-file", file, ...args];
+}
+
+/**
+ * One `NAME=value` line that wrangler's dotenv reads back as exactly `value`: quoted with a
+ * quote character the value lacks (no escapes inside), and every `$` escaped, since wrangler
+ * expands `$VAR` in env files and turns `\$` back into `$`.
+ */
+function envFileLine(name, value) {
+  if (/[\r\n]/.test(value)) return null;
+  // dotenv turns \n inside double quotes into a newline, so "..." only holds backslash-free values.
+  const quote = ["'", "`", '"'].find((q) => !value.includes(q) && !(q === '"' && value.includes("\\")));
+  if (!quote) return null;
+  return `${name}=${quote}${value.replaceAll("$", "\\$")}${quote}`;
+}
+
+async function fireCron() {
+  try {
+    const res = await fetch(`${baseUrl}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`, {
+      signal: AbortSignal.timeout(30_000),
+    });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    if (cronTicks++ === 0) log("first cron tick delivered");
+    cronFailures = 0;
+  } catch (err) {
+    if (cronFailures++ === 0) warn(`cron tick failed: ${err.message}`);
+  }
+}
+
+function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  if (ticker) clearInterval(ticker);
+  if (!current || current.exitCode !== null) process.exit(0);
+  current.kill(signal);
+  // wrangler shuts workerd down on SIGINT/SIGTERM; do not wait forever if it hangs.
+  setTimeout(() => {
+    current?.kill("SIGKILL");
+    process.exit(1);
+  }, 10_000).unref();
+}
+
+function parsePort(value, name) {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`${name} must be a port number, got "${value}".`);
+  return n;
+}
+
+function isTrue(value) {
+  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
+}
+
+function banner(lines) {
+  const width = Math.max(...lines.map((l) => l.length)) + 4;
+  const rule = "=".repeat(width);
+  console.log(`\n${rule}\n${lines.map((l) => `  ${l}`).join("\n")}\n${rule}\n`);
+}
+
+function log(message) {
+  console.log(`[start] ${message}`);
+}
+
+function warn(message) {
+  console.warn(`[start] ${message}`);
+}
+
+function fail(message) {
+  console.error(`[start] ${message}`);
+  process.exit(1);
+}
