@@ -8,6 +8,7 @@ import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
 import { gigRoutes } from "./routes/gigs";
 import { interestRoutes } from "./routes/interest";
+import { notificationRoutes } from "./routes/notifications";
 import { devWalletRoutes, webhookRoutes } from "./routes/lightning";
 import { portfolioRoutes, reviewRoutes } from "./routes/profiles";
 import { aliasCheckRoutes, meRoutes, userRoutes } from "./routes/users";
@@ -27,6 +28,7 @@ export function buildApp() {
   app.route("/api/reviews", reviewRoutes);
   app.route("/api/gigs", gigRoutes);
   app.route("/api/pre-claim-messages", interestRoutes);
+  app.route("/api/notifications", notificationRoutes);
   app.route("/api/dev", devWalletRoutes);
   app.route("/api/webhooks", webhookRoutes);
 

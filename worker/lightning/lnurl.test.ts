@@ -14,12 +14,12 @@ import {
   resolveLightningAddress,
   type LnurlClientOptions,
 } from "./lnurl";
-import { METADATA, lnurlProvider, scriptedFetch, strangerInvoice, streamingBody, type Handler } from "./test-helpers";
+import { METADATA, lnurlProvider, scriptedFetch, strangerInvoice, streamingBody, type Routes } from "./test-helpers";
 
 const WELL_KNOWN = "https://provider.com/.well-known/lnurlp/alice";
 const CALLBACK = "https://provider.com/lnurlp/alice/callback";
 
-function client(routes: Record<string, Handler>, extra: Partial<LnurlClientOptions> = {}) {
+function client(routes: Routes, extra: Partial<LnurlClientOptions> = {}) {
   const scripted = scriptedFetch(routes);
   return { ...scripted, opts: { fetch: scripted.fetch, ...extra } satisfies LnurlClientOptions };
 }
@@ -37,13 +37,13 @@ async function refusal(promise: Promise<unknown>): Promise<LnurlError> {
 
 describe("paying a Lightning address", () => {
   it("resolves the address, asks for the amount and returns the verified invoice", async () => {
-    const provider = lnurlProvider();
-    const { opts, calls } = client(provider);
+    const issued: string[] = [];
+    const { opts, calls } = client(lnurlProvider({ issued }));
     const invoice = await fetchPayoutInvoice("Alice@Provider.com", 9_750, opts);
 
     expect(calls.map((c) => c.url)).toEqual([WELL_KNOWN, `${CALLBACK}?amount=9750000`]);
     expect(calls.every((c) => c.init.redirect === "manual" && c.init.signal instanceof AbortSignal)).toBe(true);
-    expect(invoice.bolt11).toBe(provider.issued[0]);
+    expect(invoice.bolt11).toBe(issued[0]);
     expect(invoice.amountMsat).toBe(9_750_000);
     expect(invoice.descriptionHash).toBe(await sha256Hex(METADATA));
     expect(invoice.paymentHash).toMatch(/^[0-9a-f]{64}$/);
@@ -197,7 +197,7 @@ describe("malicious or broken providers: refused, and no invoice comes back", ()
       vi.useFakeTimers();
       let aborted = false;
       const { opts } = client({
-        [WELL_KNOWN]: (_url, init) => {
+        [WELL_KNOWN]: (_url: URL, init: RequestInit) => {
           init.signal?.addEventListener("abort", () => (aborted = true));
           return new Promise<Response>(() => {});
         },

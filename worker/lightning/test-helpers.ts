@@ -11,15 +11,18 @@ export interface ScriptedFetch {
   calls: { url: string; init: RequestInit }[];
 }
 
+/** Routes by `origin + pathname`; non-function entries (such as a provider's `issued` list) are ignored. */
+export type Routes = { readonly [key: string]: Handler | unknown };
+
 /** A fetch answering `origin + pathname` keys from `routes`; anything else is a network error. */
-export function scriptedFetch(routes: Record<string, Handler>): ScriptedFetch {
+export function scriptedFetch(routes: Routes): ScriptedFetch {
   const calls: ScriptedFetch["calls"] = [];
   const fetch: FetchLike = async (url, init) => {
     calls.push({ url, init });
     const u = new URL(url);
     const handler = routes[`${u.origin}${u.pathname}`];
-    if (!handler) throw new TypeError(`network error: nothing at ${u.origin}${u.pathname}`);
-    return handler(u, init);
+    if (typeof handler !== "function") throw new TypeError(`network error: nothing at ${u.origin}${u.pathname}`);
+    return (handler as Handler)(u, init);
   };
   return { fetch, calls };
 }
@@ -65,14 +68,16 @@ export interface ProviderOptions {
   payRequest?: Record<string, unknown>;
   /** Builds the callback's answer; defaults to an honest invoice. */
   invoice?: (amountMsat: number) => Promise<unknown>;
+  /** Collects the invoices the honest callback issued. */
+  issued?: string[];
 }
 
 /** An honest LNURL-pay provider for `name@domain`, with hooks to make it lie. */
 export function lnurlProvider(opts: ProviderOptions = {}): Record<string, Handler> & { issued: string[] } {
+  const issued: string[] = opts.issued ?? [];
   const domain = opts.domain ?? "provider.com";
   const name = opts.name ?? "alice";
   const base = opts.base ?? `https://${domain}`;
-  const issued: string[] = [];
   const routes: Record<string, Handler> = {
     [`${base}/.well-known/lnurlp/${name}`]: () =>
       Response.json({

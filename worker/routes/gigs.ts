@@ -4,12 +4,11 @@ import {
   disputeReasonText,
   gigEditSchema,
   gigFormSchema,
-  GIG_STATUSES,
-  GIG_TYPES,
   interestMessageText,
   revisionNoteText,
   workSubmissionText,
-} from "../../domain/gig";
+} from "../../domain/gig-schemas";
+import { GIG_STATUSES, GIG_TYPES } from "../../domain/gig";
 import type { AppEnv } from "../context";
 import { requireMember } from "../auth/middleware";
 import { depsOf } from "./deps";

@@ -184,3 +184,16 @@ describe("every answer", () => {
     expect(await json(res)).toEqual({ message: "Not found", error: "not_found" });
   });
 });
+
+describe("DELETE /api/user/me with money in play", () => {
+  it("is refused with the 'active escrow' message while a funded gig is running, and allowed after", async () => {
+    const { claimedJob, call } = await import("../test/factories");
+    const job = await claimedJob();
+    const refused = await call("/api/user/me", job.worker.token, "DELETE");
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain("active escrow");
+    expect((await call("/api/user/me", job.worker.token)).status).toBe(200);
+    await call(`/api/gigs/${job.gigId}/cancel`, job.hirer.token, "POST");
+    expect((await call("/api/user/me", job.worker.token, "DELETE")).status).toBe(200);
+  });
+});

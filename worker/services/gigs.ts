@@ -1,6 +1,6 @@
 // Gigs: posting, reading, listing and editing. The transitions of a gig's life are in gig-actions.ts.
 import { and, desc, eq, gte, lte, or, sql, type SQL } from "drizzle-orm";
-import type { GigForm } from "../../domain/gig";
+import type { GigForm } from "../../domain/gig-schemas";
 import type { UserRow } from "../context";
 import { AtomicChange, ALWAYS, where } from "../db/atomic";
 import { gigs, invoices, users } from "../db/schema";

@@ -1,5 +1,9 @@
 // Notifications: written inside the same atomic change as the event that causes them.
 import type { AtomicChange, Guard } from "../db/atomic";
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Db } from "../context";
+import { notifications, users } from "../db/schema";
+import { notFound } from "../errors";
 
 export interface NotificationDraft {
   userId: string | null | undefined;
@@ -30,3 +34,52 @@ export function notify(change: AtomicChange, when: Guard, ...drafts: Notificatio
     );
   }
 }
+
+// ---- Reading and marking (the bell) ---------------------------------------------------------
+
+
+export async function listNotifications(db: Db, userId: string, limit = 50) {
+  const rows = await db
+    .select({ n: notifications, actorName: users.displayName, actorUsername: users.username, actorPicture: users.profilePicture })
+    .from(notifications)
+    .leftJoin(users, eq(users.id, notifications.actorId))
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit);
+  return rows.map(({ n, actorName, actorUsername, actorPicture }) => ({
+    id: n.id,
+    isRead: n.isRead,
+    gigId: n.gigId,
+    type: n.type,
+    title: n.title,
+    message: n.message,
+    createdAt: n.createdAt,
+    actorName: actorName ?? actorUsername ?? null,
+    actorPicture: actorPicture ?? null,
+  }));
+}
+
+export async function unreadCount(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)));
+  return row?.n ?? 0;
+}
+
+/** Marks one of the member's own notifications read; someone else's is "not found". */
+export async function markRead(db: Db, userId: string, id: string): Promise<void> {
+  const updated = await db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id });
+  if (updated.length === 0) throw notFound("Notification not found", "notification_not_found");
+}
+
+export async function markAllRead(db: Db, userId: string): Promise<number> {
+  const updated = await db
+    .update(notifications)
+    .set({ isRead: true })
+    .where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)))
+    .returning({ id: notifications.id });
+  return updated.length;
+}
+

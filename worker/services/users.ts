@@ -1,5 +1,5 @@
 // Profiles: the member's own view, the public view, edits, alias availability and account deletion.
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { nip19 } from "nostr-tools";
 import { successRate } from "../../domain/reputation";
 import type { OwnUser, ProfileUpdate, PublicUser } from "../../domain/profile";
@@ -107,6 +107,17 @@ export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate): P
  * reserved (and is no longer served), so nobody else can later receive payments meant for this person.
  */
 export async function deleteAccount(db: Db, me: UserRow): Promise<void> {
+  const moneyInPlay = await db.get<{ n: number }>(sql`
+    SELECT
+      (SELECT COUNT(*) FROM gigs WHERE (hirer_id = ${me.id} OR worker_id = ${me.id})
+         AND (escrow_status = 'funded' OR (status = 'pending_payment' AND hirer_id = ${me.id})))
+      + (SELECT COUNT(*) FROM payouts WHERE recipient_id = ${me.id} AND status <> 'succeeded') AS n`);
+  if ((moneyInPlay?.n ?? 0) > 0) {
+    throw conflict(
+      "You have gigs with active escrow or payments on their way to you. Complete or cancel them before deleting your account.",
+      "active_escrow",
+    );
+  }
   await db.batch([
     db.delete(sessions).where(eq(sessions.userId, me.id)),
     db

@@ -1,0 +1,320 @@
+// The `nwc` backend: any Nostr Wallet Connect wallet (NIP-47) from NWC_URL
+// (`nostr+walletconnect://<wallet pubkey>?relay=wss://...&secret=<hex>`).
+//
+// A request is a kind-23194 event to the wallet, its content {method, params} encrypted (NIP-04 as
+// in NIP-47's first version, or NIP-44 v2 with an ["encryption", "nip44_v2"] tag); the answer is a
+// kind-23195 event from the wallet naming our request in an `e` tag, {result_type, error, result}.
+// We check the answer's signature, author and `e` tag ourselves, whatever the relay does.
+//
+// Payments (see backend.ts): `failed` only when the wallet refused before trying (insufficient
+// balance, quota, restricted, unauthorized, rate limited, not implemented, unsupported encryption)
+// or when nothing was sent (the relay could not be reached or refused the request). PAYMENT_FAILED
+// is `unknown`: NIP-47 says it "may be due to a timeout". So are INTERNAL, OTHER, silence and any
+// answer we cannot verify. A success must carry a preimage that hashes to the invoice's payment hash.
+// NIP-47 has no per-payment fee limit: the wallet's own settings bound routing fees.
+import { AbstractRelay } from "nostr-tools/abstract-relay";
+import type { Filter } from "nostr-tools/filter";
+import * as nip04 from "nostr-tools/nip04";
+import * as nip44 from "nostr-tools/nip44";
+import { finalizeEvent, getPublicKey, verifyEvent, type Event, type VerifiedEvent } from "nostr-tools/pure";
+import { z } from "zod";
+import { INVOICE_EXPIRY_GRACE_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult } from "./backend";
+import { InvalidInvoiceError, decodeInvoice, fitDescription, hexToBytes, sha256Hex } from "./invoice";
+
+export const NWC_REQUEST_KIND = 23194;
+export const NWC_RESPONSE_KIND = 23195;
+
+export interface NwcConnection {
+  walletPubkey: string;
+  relays: string[];
+  /** Hex secret key of this client. */
+  secret: string;
+}
+
+/** Parses NWC_URL; throws LightningError("configuration"). */
+export function parseNwcUrl(value: string | undefined): NwcConnection {
+  const bad = (why: string) => new LightningError(`NWC_URL ${why}`, "configuration");
+  if (!value) throw bad("is not set");
+  let url: URL;
+  try {
+    url = new URL(value.trim().replace(/^(nostr\+walletconnect|nostrwalletconnect):(\/\/)?/i, "https://"));
+  } catch {
+    throw bad("is not a nostr+walletconnect:// URL");
+  }
+  if (!/^(nostr\+walletconnect|nostrwalletconnect):/i.test(value.trim())) throw bad("is not a nostr+walletconnect:// URL");
+  const walletPubkey = (url.hostname || url.pathname.replace(/^\/+/, "")).toLowerCase();
+  const secret = (url.searchParams.get("secret") ?? "").toLowerCase();
+  const relays = url.searchParams.getAll("relay");
+  if (!/^[0-9a-f]{64}$/.test(walletPubkey)) throw bad("has no valid wallet public key");
+  if (!/^[0-9a-f]{64}$/.test(secret)) throw bad("has no valid secret");
+  if (relays.length === 0 || relays.some((r) => !/^wss?:\/\//i.test(r))) throw bad("needs at least one ws(s):// relay");
+  return { walletPubkey, relays, secret };
+}
+
+/** Thrown by a transport; `sent` says whether the request may have reached the relay. */
+export class NwcTransportError extends Error {
+  constructor(
+    message: string,
+    readonly sent: boolean,
+  ) {
+    super(message);
+    this.name = "NwcTransportError";
+  }
+}
+
+/**
+ * Carries one request: publish `event` to the relay and resolve with the first event the relay
+ * delivers for `filter`, or throw NwcTransportError (sent=false when the request surely never left).
+ */
+export interface NwcTransport {
+  request(relayUrl: string, event: VerifiedEvent, filter: Filter, timeoutMs: number): Promise<Event>;
+}
+
+/** The real transport: a WebSocket to the relay through nostr-tools' relay client. */
+export function relayTransport(webSocket?: typeof WebSocket): NwcTransport {
+  return {
+    async request(relayUrl, event, filter, timeoutMs) {
+      let relay: AbstractRelay;
+      try {
+        relay = new AbstractRelay(relayUrl, {
+          verifyEvent,
+          websocketImplementation: webSocket ?? globalThis.WebSocket,
+          enablePing: false,
+          enableReconnect: false,
+        });
+        await relay.connect({ timeout: Math.min(timeoutMs, 10_000) });
+      } catch (err) {
+        throw new NwcTransportError(`could not connect to ${relayUrl} (${err instanceof Error ? err.message : "error"})`, false);
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        const answer = new Promise<Event>((resolve, reject) => {
+          timer = setTimeout(() => reject(new NwcTransportError("the wallet did not answer in time", true)), timeoutMs);
+          relay.subscribe([filter], { onevent: resolve, eoseTimeout: timeoutMs });
+        });
+        answer.catch(() => {});
+        try {
+          await relay.publish(event);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          // An explicit refusal ("OK false") means the relay did not take the request.
+          if (!/timed? ?out/i.test(message)) throw new NwcTransportError(`${relayUrl} refused the request (${message.slice(0, 200)})`, false);
+        }
+        return await answer;
+      } finally {
+        clearTimeout(timer);
+        relay.close();
+      }
+    },
+  };
+}
+
+export type NwcEncryption = "nip04" | "nip44_v2";
+
+export interface NwcOptions {
+  /** NWC_URL */
+  url: string;
+  transport: NwcTransport;
+  encryption?: NwcEncryption;
+  /** make_invoice and lookup_invoice. Default 15 s. */
+  timeoutMs?: number;
+  /** pay_invoice. Default 60 s. */
+  payTimeoutMs?: number;
+  now?: () => number;
+}
+
+const answerSchema = z.object({
+  result_type: z.string(),
+  error: z.object({ code: z.string(), message: z.string().optional() }).nullish(),
+  result: z.record(z.string(), z.unknown()).nullish(),
+});
+
+const transactionSchema = z.object({
+  type: z.string().optional(),
+  state: z.string().optional(),
+  invoice: z.string().optional(),
+  payment_hash: z.string().optional(),
+  preimage: z.string().nullish(),
+  amount: z.number().optional(),
+  fees_paid: z.number().optional(),
+  expires_at: z.number().nullish(),
+  settled_at: z.number().nullish(),
+});
+
+const payResultSchema = z.object({ preimage: z.string(), fees_paid: z.number().optional() });
+
+/** Error codes by which the wallet refuses a payment before trying it. */
+const REFUSED_BEFORE_PAYING = new Set(["RATE_LIMITED", "NOT_IMPLEMENTED", "INSUFFICIENT_BALANCE", "QUOTA_EXCEEDED", "RESTRICTED", "UNAUTHORIZED", "UNSUPPORTED_ENCRYPTION"]);
+
+type Answer = { ok: true; result: Record<string, unknown> } | { ok: false; code: string; message: string };
+
+/** The wallet's answer could not be trusted or read: for a payment that is `unknown`. */
+class UnverifiedAnswer extends Error {}
+
+const msatToSats = (msat: number) => Math.ceil(Math.abs(msat) / 1000);
+
+export class NwcBackend implements LightningBackend {
+  readonly kind = "nwc" as const;
+  private readonly connection: NwcConnection;
+  private readonly secretKey: Uint8Array;
+  private readonly clientPubkey: string;
+  private readonly now: () => number;
+
+  constructor(private readonly options: NwcOptions) {
+    this.connection = parseNwcUrl(options.url);
+    this.secretKey = hexToBytes(this.connection.secret);
+    this.clientPubkey = getPublicKey(this.secretKey);
+    this.now = options.now ?? Date.now;
+  }
+
+  private encrypt(plaintext: string): string {
+    if (this.options.encryption === "nip44_v2") {
+      return nip44.encrypt(plaintext, nip44.getConversationKey(this.secretKey, this.connection.walletPubkey));
+    }
+    return nip04.encrypt(this.secretKey, this.connection.walletPubkey, plaintext);
+  }
+
+  private decrypt(ciphertext: string): string {
+    // NIP-04 payloads carry "?iv="; anything else is NIP-44.
+    if (ciphertext.includes("?iv=")) return nip04.decrypt(this.secretKey, this.connection.walletPubkey, ciphertext);
+    return nip44.decrypt(ciphertext, nip44.getConversationKey(this.secretKey, this.connection.walletPubkey));
+  }
+
+  /** The signed request event for `method`; exposed for tests of the wire format. */
+  buildRequest(method: string, params: Record<string, unknown>, expiresInSec?: number): VerifiedEvent {
+    const createdAt = Math.floor(this.now() / 1000);
+    const tags = [["p", this.connection.walletPubkey]];
+    if (this.options.encryption === "nip44_v2") tags.push(["encryption", "nip44_v2"]);
+    if (expiresInSec !== undefined) tags.push(["expiration", String(createdAt + expiresInSec)]);
+    return finalizeEvent({ kind: NWC_REQUEST_KIND, created_at: createdAt, tags, content: this.encrypt(JSON.stringify({ method, params })) }, this.secretKey);
+  }
+
+  /**
+   * One NIP-47 call over the first relay. Throws NwcTransportError (nothing or no answer came back)
+   * or UnverifiedAnswer (something came back that is not a valid answer to this request).
+   */
+  private async rpc(method: string, params: Record<string, unknown>, timeoutMs: number, expiresInSec?: number): Promise<Answer> {
+    const request = this.buildRequest(method, params, expiresInSec);
+    const filter: Filter = { kinds: [NWC_RESPONSE_KIND], authors: [this.connection.walletPubkey], "#e": [request.id], "#p": [this.clientPubkey] };
+    const event = await this.options.transport.request(this.connection.relays[0]!, request, filter, timeoutMs);
+    if (
+      !event ||
+      event.kind !== NWC_RESPONSE_KIND ||
+      event.pubkey !== this.connection.walletPubkey ||
+      !event.tags.some((t) => t[0] === "e" && t[1] === request.id) ||
+      !verifyEvent(event)
+    ) {
+      throw new UnverifiedAnswer("the answer is not a signed reply of the wallet to this request");
+    }
+    let parsed;
+    try {
+      parsed = answerSchema.safeParse(JSON.parse(this.decrypt(event.content)));
+    } catch {
+      throw new UnverifiedAnswer("the wallet's answer could not be decrypted");
+    }
+    if (!parsed.success || parsed.data.result_type !== method) throw new UnverifiedAnswer("the wallet's answer is not readable");
+    if (parsed.data.error) return { ok: false, code: parsed.data.error.code, message: (parsed.data.error.message ?? "").slice(0, 200) };
+    if (!parsed.data.result) throw new UnverifiedAnswer("the wallet answered without a result");
+    return { ok: true, result: parsed.data.result };
+  }
+
+  /** rpc for calls that move no money: every problem is a LightningError. */
+  private async query(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    let answer: Answer;
+    try {
+      answer = await this.rpc(method, params, this.options.timeoutMs ?? 15_000);
+    } catch (err) {
+      throw new LightningError(`NWC ${method}: ${err instanceof Error ? err.message : "no answer"}`, err instanceof UnverifiedAnswer ? "bad_response" : "unavailable");
+    }
+    if (!answer.ok) {
+      throw new LightningError(`NWC ${method}: ${answer.code} ${answer.message}`.trim(), answer.code === "NOT_FOUND" ? "not_found" : "rejected");
+    }
+    return answer.result;
+  }
+
+  async createInvoice(amountSats: number, memo: string, expirySec: number): Promise<CreatedInvoice> {
+    if (!Number.isSafeInteger(amountSats) || amountSats < 1) throw new RangeError(`amountSats must be a positive integer, got ${amountSats}`);
+    const result = transactionSchema.safeParse(await this.query("make_invoice", { amount: amountSats * 1000, description: fitDescription(memo), expiry: expirySec }));
+    if (!result.success || !result.data.invoice) throw new LightningError("NWC make_invoice: the wallet returned no invoice", "bad_response");
+    let decoded;
+    try {
+      decoded = decodeInvoice(result.data.invoice);
+    } catch (err) {
+      throw new LightningError(`NWC make_invoice: invalid invoice (${err instanceof InvalidInvoiceError ? err.message : "unreadable"})`, "bad_response");
+    }
+    if (decoded.amountMsat !== amountSats * 1000 || (result.data.payment_hash && result.data.payment_hash !== decoded.paymentHash)) {
+      throw new LightningError("NWC make_invoice: the wallet returned an invoice for another amount or payment hash", "bad_response");
+    }
+    return { bolt11: decoded.bolt11, paymentHash: decoded.paymentHash, expiresAt: new Date(decoded.expiresAtMs).toISOString() };
+  }
+
+  async lookupInvoice(paymentHash: string): Promise<InvoiceLookup> {
+    const parsed = transactionSchema.safeParse(await this.query("lookup_invoice", { payment_hash: paymentHash }));
+    if (!parsed.success) throw new LightningError("NWC lookup_invoice: unreadable answer", "bad_response");
+    const tx = parsed.data;
+    const amountSats = tx.amount === undefined ? undefined : Math.floor(tx.amount / 1000);
+    if (tx.state === "settled" || (tx.state === undefined && tx.settled_at)) {
+      return { status: "paid", amountSats, paidAt: tx.settled_at ? new Date(tx.settled_at * 1000).toISOString() : undefined };
+    }
+    if (tx.state === "expired" || tx.state === "failed") return { status: "expired", amountSats };
+    if (tx.expires_at && this.now() > tx.expires_at * 1000 + INVOICE_EXPIRY_GRACE_MS) return { status: "expired", amountSats };
+    return { status: "pending", amountSats };
+  }
+
+  async payInvoice(bolt11: string, _maxFeeSats: number): Promise<PayResult> {
+    let decoded;
+    try {
+      decoded = decodeInvoice(bolt11);
+    } catch (err) {
+      return { status: "failed", reason: err instanceof InvalidInvoiceError ? err.message : "invalid invoice" };
+    }
+    if (decoded.amountMsat === null) return { status: "failed", reason: "invoices without an amount are not paid" };
+    const timeoutMs = this.options.payTimeoutMs ?? 60_000;
+    let answer: Answer;
+    try {
+      // A request the wallet receives after we stopped waiting must not be carried out: it expires.
+      answer = await this.rpc("pay_invoice", { invoice: decoded.bolt11 }, timeoutMs, Math.ceil(timeoutMs / 1000) + 30);
+    } catch (err) {
+      if (err instanceof NwcTransportError && !err.sent) return { status: "failed", reason: `nothing was sent: ${err.message}` };
+      return { status: "unknown", reason: err instanceof Error ? err.message : "no answer from the wallet" };
+    }
+    if (!answer.ok) {
+      const reason = `${answer.code}${answer.message ? `: ${answer.message}` : ""}`;
+      return REFUSED_BEFORE_PAYING.has(answer.code) ? { status: "failed", reason } : { status: "unknown", reason };
+    }
+    const paid = payResultSchema.safeParse(answer.result);
+    if (!paid.success || !(await this.isPreimageOf(paid.data.preimage, decoded.paymentHash))) {
+      return { status: "unknown", reason: "the wallet reported success without a valid preimage" };
+    }
+    return { status: "succeeded", preimage: paid.data.preimage.toLowerCase(), feeSats: paid.data.fees_paid === undefined ? 0 : msatToSats(paid.data.fees_paid) };
+  }
+
+  async lookupPayment(paymentHash: string): Promise<PaymentLookup> {
+    let answer: Answer;
+    try {
+      answer = await this.rpc("lookup_invoice", { payment_hash: paymentHash }, this.options.timeoutMs ?? 15_000);
+    } catch (err) {
+      return { status: "unknown", reason: err instanceof Error ? err.message : "no answer from the wallet" };
+    }
+    if (!answer.ok) {
+      return answer.code === "NOT_FOUND"
+        ? { status: "unknown", reason: "the wallet has no payment with this hash", notFound: true }
+        : { status: "unknown", reason: `${answer.code}${answer.message ? `: ${answer.message}` : ""}` };
+    }
+    const parsed = transactionSchema.safeParse(answer.result);
+    if (!parsed.success) return { status: "unknown", reason: "unreadable answer" };
+    const tx = parsed.data;
+    if (tx.type === "incoming") return { status: "unknown", reason: "the wallet knows this hash as an incoming invoice, not a payment" };
+    if (tx.state === "failed") return { status: "failed", reason: "the wallet says the payment failed" };
+    if (tx.state === "settled" || (tx.state === undefined && tx.settled_at)) {
+      if (!tx.preimage || !(await this.isPreimageOf(tx.preimage, paymentHash))) return { status: "unknown", reason: "settled without a valid preimage" };
+      return { status: "succeeded", preimage: tx.preimage.toLowerCase(), feeSats: tx.fees_paid === undefined ? 0 : msatToSats(tx.fees_paid) };
+    }
+    return { status: "pending" };
+  }
+
+  private async isPreimageOf(preimage: string, paymentHash: string): Promise<boolean> {
+    if (!/^[0-9a-fA-F]{64}$/.test(preimage)) return false;
+    return (await sha256Hex(hexToBytes(preimage))) === paymentHash;
+  }
+}
