@@ -135,6 +135,7 @@ CREATE TABLE `payouts` (
 	`payment_hash` text,
 	`preimage` text,
 	`routing_fee` integer,
+	`transition_id` text,
 	`updated_at` text,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,
 	FOREIGN KEY (`gig_id`) REFERENCES `gigs`(`id`) ON UPDATE no action ON DELETE no action,
@@ -151,6 +152,7 @@ CREATE TABLE `pre_claim_messages` (
 	`message` text NOT NULL,
 	`status` text DEFAULT 'pending' NOT NULL,
 	`claim_enabled` integer DEFAULT false NOT NULL,
+	`transition_id` text,
 	`created_at` text DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')) NOT NULL,
 	FOREIGN KEY (`gig_id`) REFERENCES `gigs`(`id`) ON UPDATE no action ON DELETE no action,
 	FOREIGN KEY (`sender_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
