@@ -190,13 +190,22 @@ export class NwcBackend implements LightningBackend {
   }
 
   /**
-   * One NIP-47 call over the first relay. Throws NwcTransportError (nothing or no answer came back)
+   * One NIP-47 call, over the first relay that takes it. Throws NwcTransportError (nothing or no answer came back)
    * or UnverifiedAnswer (something came back that is not a valid answer to this request).
    */
   private async rpc(method: string, params: Record<string, unknown>, timeoutMs: number, expiresInSec?: number): Promise<Answer> {
     const request = this.buildRequest(method, params, expiresInSec);
     const filter: Filter = { kinds: [NWC_RESPONSE_KIND], authors: [this.connection.walletPubkey], "#e": [request.id], "#p": [this.clientPubkey] };
-    const event = await this.options.transport.request(this.connection.relays[0]!, request, filter, timeoutMs);
+    let event: Event | undefined;
+    for (const [i, relay] of this.connection.relays.entries()) {
+      try {
+        event = await this.options.transport.request(relay, request, filter, timeoutMs);
+        break;
+      } catch (err) {
+        // Only a request that surely never left may go to the next relay.
+        if (!(err instanceof NwcTransportError) || err.sent || i === this.connection.relays.length - 1) throw err;
+      }
+    }
     if (
       !event ||
       event.kind !== NWC_RESPONSE_KIND ||
