@@ -28,7 +28,7 @@ export class GigRoom extends DurableObject<Env> {
     const gigId = await this.ctx.storage.get<string>("gigId");
     if (!gigId) return;
     const pending: Promise<unknown>[] = [];
-    const deps = makeDeps(this.env, (p) => pending.push(p));
+    const deps = makeDeps(this.env, (work) => pending.push(work()));
     const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
     const invoiceId = gig?.status === "pending_payment" ? gig.fundingInvoiceId : null;
     const invoice = invoiceId ? await deps.db.query.invoices.findFirst({ where: eq(invoices.id, invoiceId) }) : undefined;

@@ -18,7 +18,7 @@ export interface DepsOptions {
   devWallet?: DevWalletOptions;
 }
 
-export function makeDeps(env: Env, defer: (p: Promise<unknown>) => void, opts: DepsOptions = {}): Deps {
+export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void, opts: DepsOptions = {}): Deps {
   const networkFetch = opts.networkFetch ?? globalFetch;
   const backend = (env.LIGHTNING_BACKEND || "dev").trim().toLowerCase();
   const devWallet = backend === "dev" ? new DevWallet(new D1DevWalletStore(env.DB), opts.devWallet) : null;

@@ -9,7 +9,7 @@ export { GigRoom } from "../durable-objects/gig-room";
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
   async scheduled(_controller, env, ctx) {
-    const summary = await runMinuteJobs(makeDeps(env, (p) => ctx.waitUntil(p)));
+    const summary = await runMinuteJobs(makeDeps(env, (work) => ctx.waitUntil(work())));
     console.log("minute jobs", JSON.stringify(summary));
   },
 } satisfies ExportedHandler<Env>;

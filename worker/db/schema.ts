@@ -240,3 +240,60 @@ export const devLightningPayments = sqliteTable("dev_lightning_payments", {
   paymentHash: text("payment_hash").primaryKey(),
   record: text("record").notNull(),
 });
+
+/**
+ * A one-time upload URL (`PUT /api/objects/upload/<token>`, 15 minutes) and, once used, the object it
+ * put in R2. Only the SHA-256 of the token is kept; the upload belongs to the member who asked for it.
+ */
+export const uploads = sqliteTable(
+  "uploads",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    ownerId: text("owner_id").notNull().references(() => users.id),
+    objectKey: text("object_key").notNull(),
+    filename: text("filename"),
+    contentType: text("content_type"),
+    /** Bytes actually stored (set when the PUT completes). */
+    size: integer("size"),
+    expiresAt: text("expires_at").notNull(),
+    /** Set when a PUT claims the token; a token is claimed once, whatever the outcome. */
+    usedAt: text("used_at"),
+    /** Set when the object is safely in R2; only completed uploads can be attached. */
+    completedAt: text("completed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("uploads_token_idx").on(t.tokenHash), index("uploads_owner_idx").on(t.ownerId), index("uploads_expiry_idx").on(t.expiresAt)],
+);
+
+/** A file linked to a gig (a work delivery or a chat file), made from exactly one completed upload. */
+export const attachments = sqliteTable(
+  "attachments",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    ownerId: text("owner_id").notNull().references(() => users.id),
+    uploadId: text("upload_id").notNull().references(() => uploads.id),
+    objectKey: text("object_key").notNull(),
+    filename: text("filename").notNull(),
+    fileSize: integer("file_size").notNull(),
+    mimeType: text("mime_type").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("attachments_upload_idx").on(t.uploadId), index("attachments_gig_idx").on(t.gigId, t.createdAt)],
+);
+
+/** A message in a gig's chat room. The platform admin's messages have no sender id and sender_type 'admin'. */
+export const chatMessages = sqliteTable(
+  "chat_messages",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    senderId: text("sender_id").references(() => users.id),
+    senderType: text("sender_type", { enum: ["user", "admin"] }).notNull(),
+    message: text("message").notNull(),
+    attachmentId: text("attachment_id").references(() => attachments.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index("chat_messages_gig_idx").on(t.gigId, t.createdAt, t.id)],
+);

@@ -14,8 +14,8 @@ export interface Deps {
   devWallet: DevWallet | null;
   /** How payouts reach Lightning-address providers (LNURL-pay). */
   lnurl: LnurlClientOptions;
-  /** Runs work after the answer is sent (ctx.waitUntil); tests may await it instead. */
-  defer: (work: Promise<unknown>) => void;
+  /** Starts work that may finish after the answer is sent (ctx.waitUntil); a test may drop it to drive it itself. */
+  defer: (work: () => Promise<unknown>) => void;
 }
 
 export function settingNumber(value: string | undefined, fallback: number): number {

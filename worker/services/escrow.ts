@@ -125,7 +125,7 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
   await change.commit();
   if (change.won(funded)) return "funded";
   if (change.won(paid)) {
-    deps.defer(attemptPayout(deps, refundId));
+    deps.defer(() => attemptPayout(deps, refundId));
     return "refunding_late_payment";
   }
   return "already_paid";

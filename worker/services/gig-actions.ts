@@ -64,7 +64,7 @@ export async function applyTransition(deps: Deps, gig: GigRow, actorId: string |
   if (t.notify) notify(change, won, ...t.notify(gig).map((n) => ({ ...n, gigId: gig.id, actorId })));
   await change.commit();
   if (!change.won(won)) throw conflict(STALE_GIG, "stale_gig");
-  for (const id of payoutIds) deps.defer(attemptPayout(deps, id));
+  for (const id of payoutIds) deps.defer(() => attemptPayout(deps, id));
 }
 
 const counterpartOf = (gig: GigRow, userId: string) => (gig.hirerId === userId ? gig.workerId : gig.hirerId);
@@ -108,7 +108,7 @@ export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<
     rows: (change, won) => recordInvoice(change, won, invoice, gig.id, me.id),
     notify: (g) => [{ userId: g.workerId, type: "hired", title: "Hire Requested", message: `Someone is hiring you for "${g.title}". Work starts once the escrow is funded.` }],
   });
-  deps.defer(watchInvoice(deps, gig.id));
+  deps.defer(() => watchInvoice(deps, gig.id));
   return { gig: await getGig(deps, gig.id, actor), paymentRequest: invoice.bolt11, totalCharge: invoice.amount };
 }
 

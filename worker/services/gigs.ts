@@ -90,7 +90,7 @@ export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<{
   addGigEvent(change, posted, { gigId: id, type: "posted", actorId: me.id, data: { payment: form.payment } });
   await change.commit();
 
-  if (invoice) deps.defer(watchInvoice(deps, id));
+  if (invoice) deps.defer(() => watchInvoice(deps, id));
   const gig = await getGig(deps, id, { userId: me.id, isAdmin: false });
   return { gig, paymentRequest: invoice?.bolt11 ?? null, totalCharge: gig.totalCharge };
 }

@@ -26,6 +26,8 @@ const depsWithFault = (fault: DevPayFault | null) => makeDeps(env, () => {}, { d
 
 const paymentsMade = async () => (await env.DB.prepare("SELECT COUNT(*) AS n FROM dev_lightning_payments").first<{ n: number }>())!.n;
 
+const payoutModel = async (id: string) => (await makeDeps(env, () => {}).db.query.payouts.findFirst({ where: (t, { eq }) => eq(t.id, id) }))!;
+
 const payoutRow = async (id: string) => (await env.DB.prepare("SELECT * FROM payouts WHERE id = ?").bind(id).first<Record<string, any>>())!;
 
 describe("payouts", () => {
@@ -37,7 +39,7 @@ describe("payouts", () => {
 
     // Another attempt cannot start while it is in flight.
     expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("busy");
-    expect(await resolveInFlightPayout(depsWithFault(null), await payoutRow(job.payoutId) as any)).toBe("succeeded");
+    expect(await resolveInFlightPayout(depsWithFault(null), await payoutModel(job.payoutId))).toBe("succeeded");
     expect(await receivedBy(job.address)).toBe(9_750);
     expect((await payoutRow(job.payoutId)).status).toBe("succeeded");
     await expectLedgerBalanced();
@@ -63,8 +65,20 @@ describe("payouts", () => {
   it("an answer lost before paying stays in flight and is not paid blindly", async () => {
     const job = await approvedWithPendingPayout();
     expect(await attemptPayout(depsWithFault("unknown_before_paying"), job.payoutId)).toBe("in_flight");
-    expect(await resolveInFlightPayout(depsWithFault(null), (await payoutRow(job.payoutId)) as any)).not.toBe("succeeded");
+    expect(await resolveInFlightPayout(depsWithFault(null), await payoutModel(job.payoutId))).not.toBe("succeeded");
     expect(await receivedBy(job.address)).toBe(0);
+    await expectLedgerBalanced();
+  });
+
+  it("a payment the wallet never saw is retried with a new invoice once the old one can no longer be paid", async () => {
+    const job = await approvedWithPendingPayout();
+    expect(await attemptPayout(depsWithFault("unknown_before_paying"), job.payoutId)).toBe("in_flight");
+    const expired = await strangerInvoice({ amountMsat: 9_750_000, timestampSec: Math.floor(Date.now() / 1000) - 3600, expirySec: 600 });
+    await env.DB.prepare("UPDATE payouts SET bolt11 = ?, payment_hash = ? WHERE id = ?").bind(expired.bolt11, expired.paymentHash, job.payoutId).run();
+    expect(await resolveInFlightPayout(depsWithFault(null), await payoutModel(job.payoutId))).toBe("failed");
+    await env.DB.prepare("UPDATE payouts SET next_attempt_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
+    expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("succeeded");
+    expect(await receivedBy(job.address)).toBe(9_750);
     await expectLedgerBalanced();
   });
 

@@ -6,7 +6,8 @@ import { and, eq, isNull, lte, or } from "drizzle-orm";
 import { AtomicChange, type Guard, where } from "../db/atomic";
 import { nowIso } from "../db/client";
 import { payouts, users } from "../db/schema";
-import { routingFeeCap } from "../lightning/backend";
+import { INVOICE_EXPIRY_GRACE_MS, routingFeeCap } from "../lightning/backend";
+import { decodeInvoice } from "../lightning/invoice";
 import { WALLET, FEES, payableAccount, postTransaction } from "./ledger";
 import { notify } from "./notifications";
 import type { Deps } from "./deps";
@@ -155,6 +156,11 @@ export async function resolveInFlightPayout(deps: Deps, payout: PayoutRow): Prom
     await failPayout(deps, payout, "The wallet reports the payment failed", payout.destination);
     return "failed";
   }
+  if (found.notFound && payout.bolt11 && invoiceLongExpired(payout.bolt11)) {
+    // The wallet never saw this payment and its invoice can no longer be paid by anyone: safe to retry.
+    await failPayout(deps, payout, "The payment never reached the wallet and its invoice has expired", payout.destination);
+    return "failed";
+  }
   return "in_flight";
 }
 
@@ -183,6 +189,14 @@ export async function retryPayouts(deps: Deps, limit = 25): Promise<{ attempted:
     .limit(limit);
   for (const p of unclear) await resolveInFlightPayout(deps, p);
   return { attempted: due.length, lookedUp: unclear.length };
+}
+
+function invoiceLongExpired(bolt11: string): boolean {
+  try {
+    return decodeInvoice(bolt11).expiresAtMs + INVOICE_EXPIRY_GRACE_MS < Date.now();
+  } catch {
+    return false;
+  }
 }
 
 function errorMessage(err: unknown): string {

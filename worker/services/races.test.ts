@@ -70,7 +70,7 @@ describe("races", () => {
     const job = await submittedJob();
     await env.DB.prepare("UPDATE gigs SET submitted_at = ? WHERE id = ?").bind(new Date(Date.now() - 15 * 86_400_000).toISOString(), job.gigId).run();
     const pending: Promise<unknown>[] = [];
-    const deps = makeDeps(env, (p) => pending.push(p));
+    const deps = makeDeps(env, (work) => pending.push(work()));
     const [r1, r2] = await Promise.all([runMinuteJobs(deps), runMinuteJobs(deps)]);
     await Promise.all(pending);
     expect(r1.autoRelease.released + r2.autoRelease.released).toBe(1);
