@@ -297,3 +297,108 @@ export const chatMessages = sqliteTable(
   },
   (t) => [index("chat_messages_gig_idx").on(t.gigId, t.createdAt, t.id)],
 );
+
+/** A worker's request for more days on a claimed or in-progress gig; one pending at a time per gig. */
+export const extensionRequests = sqliteTable(
+  "extension_requests",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    requesterId: text("requester_id").notNull().references(() => users.id),
+    daysToAdd: integer("days_to_add").notNull(),
+    reason: text("reason"),
+    status: text("status", { enum: ["pending", "approved", "rejected"] }).notNull().default("pending"),
+    transitionId: text("transition_id"),
+    decidedAt: text("decided_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("extension_requests_gig_idx").on(t.gigId, t.createdAt),
+    // At most one pending request per gig, enforced by the database.
+    uniqueIndex("extension_requests_one_pending_idx").on(t.gigId).where(sql`status = 'pending'`),
+  ],
+);
+
+/** A review one party of a gig writes about the other; once per reviewer per gig. */
+export const reviews = sqliteTable(
+  "reviews",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    reviewerId: text("reviewer_id").notNull().references(() => users.id),
+    revieweeId: text("reviewee_id").notNull().references(() => users.id),
+    rating: integer("rating").notNull(),
+    comment: text("comment"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("reviews_gig_reviewer_idx").on(t.gigId, t.reviewerId), index("reviews_reviewee_idx").on(t.revieweeId, t.createdAt)],
+);
+
+/** A member's report of a gig to the admin. */
+export const gigReports = sqliteTable(
+  "gig_reports",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull(),
+    reporterId: text("reporter_id").notNull().references(() => users.id),
+    reason: text("reason").notNull(),
+    details: text("details"),
+    status: text("status", { enum: ["pending", "under_review", "resolved", "dismissed"] }).notNull().default("pending"),
+    adminNotes: text("admin_notes"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("gig_reports_status_idx").on(t.status, t.createdAt), index("gig_reports_gig_idx").on(t.gigId)],
+);
+
+/** The suggestion box. */
+export const suggestions = sqliteTable(
+  "suggestions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id),
+    suggestion: text("suggestion").notNull(),
+    status: text("status", { enum: ["pending", "reviewed", "implemented", "rejected"] }).notNull().default("pending"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("suggestions_created_idx").on(t.createdAt)],
+);
+
+/** Work a member shows on their public profile. */
+export const portfolioItems = sqliteTable(
+  "portfolio_items",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    title: text("title").notNull(),
+    description: text("description"),
+    imageUrl: text("image_url"),
+    projectUrl: text("project_url"),
+    category: text("category"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("portfolio_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** An admin sign-in: only the SHA-256 of the token is kept; 12 hours. */
+export const adminSessions = sqliteTable("admin_sessions", {
+  tokenHash: text("token_hash").primaryKey(),
+  expiresAt: text("expires_at").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Failed admin PIN tries, per client, for the lockout (DESIGN.md §6). */
+export const adminLoginFailures = sqliteTable(
+  "admin_login_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    client: text("client").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("admin_login_failures_client_idx").on(t.client, t.createdAt), index("admin_login_failures_created_idx").on(t.createdAt)],
+);
+
+/** Up to when the admin has read each gig's chat (for the unread-chats view). */
+export const adminChatReads = sqliteTable("admin_chat_reads", {
+  gigId: text("gig_id").primaryKey(),
+  lastReadAt: text("last_read_at").notNull(),
+});
