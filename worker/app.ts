@@ -7,8 +7,11 @@ import { securityHeaders } from "./security-headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
 import { gigRoutes } from "./routes/gigs";
+import { chatHistoryRoutes, chatSocketRoutes } from "./routes/chat";
+import { attachmentRoutes, objectRoutes } from "./routes/files";
 import { interestRoutes } from "./routes/interest";
 import { notificationRoutes } from "./routes/notifications";
+import { lnurlpRoutes } from "./routes/lnurlp";
 import { devWalletRoutes, webhookRoutes } from "./routes/lightning";
 import { portfolioRoutes, reviewRoutes } from "./routes/profiles";
 import { aliasCheckRoutes, meRoutes, userRoutes } from "./routes/users";
@@ -19,6 +22,7 @@ export function buildApp() {
   app.use("*", securityHeaders);
   app.use("/api/*", identify(async () => false));
 
+  app.route("/.well-known/lnurlp", lnurlpRoutes);
   app.route("/api/config", configRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/user/me", meRoutes);
@@ -26,11 +30,16 @@ export function buildApp() {
   app.route("/api/check-gigstr-alias", aliasCheckRoutes);
   app.route("/api/portfolio", portfolioRoutes);
   app.route("/api/reviews", reviewRoutes);
+  app.route("/api/gigs", chatHistoryRoutes);
   app.route("/api/gigs", gigRoutes);
+  app.route("/api/objects", objectRoutes);
+  app.route("/api/attachments", attachmentRoutes);
   app.route("/api/pre-claim-messages", interestRoutes);
   app.route("/api/notifications", notificationRoutes);
   app.route("/api/dev", devWalletRoutes);
   app.route("/api/webhooks", webhookRoutes);
+  // Outside /api: the socket authenticates in its first frame (SPEC.md §7 Real-time chat).
+  app.route("/ws", chatSocketRoutes);
 
   app.notFound((c) => c.json({ message: "Not found", error: "not_found" }, 404));
   app.onError((err, c) => {

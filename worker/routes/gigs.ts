@@ -9,6 +9,7 @@ import {
   workSubmissionText,
 } from "../../domain/gig-schemas";
 import { GIG_STATUSES, GIG_TYPES } from "../../domain/gig";
+import { submissionAttachmentsSchema } from "../../domain/file-schemas";
 import type { AppEnv } from "../context";
 import { requireMember } from "../auth/middleware";
 import { depsOf } from "./deps";
@@ -19,6 +20,10 @@ import { listGigEvents } from "../services/gig-events";
 import { listInterest, sendInterest } from "../services/interest";
 import { gigForParty } from "../services/gig-access";
 import { gigReceiptPdf } from "../services/receipts";
+import { extendDeadlineSchema, extensionRequestSchema, reviewSchema } from "../../domain/collaboration-schemas";
+import { answerExtension, extendDeadline, listExtensionRequests, requestExtension } from "../services/extensions";
+import { reviewGig } from "../services/reviews";
+import { insertAttachments, prepareAttachments } from "../services/files";
 
 const intParam = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`).min(0, `${label} must not be negative`);
 
@@ -40,10 +45,7 @@ const listQuery = z.object({
 
 const submitBody = z.object({
   workSubmission: workSubmissionText,
-  attachments: z
-    .array(z.unknown())
-    .max(0, "Files must be uploaded before they can be attached")
-    .default([]),
+  attachments: submissionAttachmentsSchema,
 });
 
 export const gigRoutes = new Hono<AppEnv>()
@@ -78,7 +80,10 @@ export const gigRoutes = new Hono<AppEnv>()
   .post("/:id/submit", async (c) => {
     const me = requireMember(c);
     const body = await parseJson(c, submitBody);
-    await submitWork(depsOf(c), me, c.req.param("id"), body.workSubmission, []);
+    const files = await prepareAttachments(c.var.db, me.id, c.req.param("id"), body.attachments);
+    await submitWork(depsOf(c), me, c.req.param("id"), body.workSubmission, files.map((f) => f.view), (change, won) =>
+      insertAttachments(change, won, files),
+    );
     return c.json({ success: true });
   })
   .post("/:id/request-revision", async (c) => {
@@ -112,4 +117,26 @@ export const gigRoutes = new Hono<AppEnv>()
     const { message } = await parseJson(c, z.object({ message: interestMessageText }));
     return c.json(await sendInterest(depsOf(c), me, c.req.param("id"), message), 201);
   })
-  .get("/:id/pre-claim-messages", async (c) => c.json(await listInterest(depsOf(c), requireMember(c), c.req.param("id"))));
+  .get("/:id/pre-claim-messages", async (c) => c.json(await listInterest(depsOf(c), requireMember(c), c.req.param("id"))))
+  .post("/:id/request-extension", async (c) => {
+    const me = requireMember(c);
+    const body = await parseJson(c, extensionRequestSchema);
+    return c.json(await requestExtension(depsOf(c), me, c.req.param("id"), body), 201);
+  })
+  .get("/:id/extension-requests", async (c) => c.json(await listExtensionRequests(depsOf(c), requireMember(c), c.req.param("id"))))
+  .post("/:id/extension-request/:requestId/approve", async (c) =>
+    c.json(await answerExtension(depsOf(c), requireMember(c), c.req.param("id"), c.req.param("requestId"), "approve")),
+  )
+  .post("/:id/extension-request/:requestId/reject", async (c) =>
+    c.json(await answerExtension(depsOf(c), requireMember(c), c.req.param("id"), c.req.param("requestId"), "reject")),
+  )
+  .patch("/:id/extend-deadline", async (c) => {
+    const me = requireMember(c);
+    const { newDeadline } = await parseJson(c, extendDeadlineSchema);
+    return c.json(await extendDeadline(depsOf(c), me, c.req.param("id"), newDeadline));
+  })
+  .post("/:id/review", async (c) => {
+    const me = requireMember(c);
+    const body = await parseJson(c, reviewSchema);
+    return c.json(await reviewGig(depsOf(c), me, c.req.param("id"), body), 201);
+  });

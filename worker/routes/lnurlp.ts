@@ -1,0 +1,40 @@
+// /.well-known/lnurlp/<alias> and its callback. Answers follow LUD-06: errors are {status: "ERROR", reason}.
+import { Hono } from "hono";
+import type { AppEnv } from "../context";
+import { openDb } from "../db/client";
+import { makeDeps } from "../composition";
+import { LnurlError } from "../lightning/lnurl";
+import { AliasError, aliasInvoice, aliasPayRequest } from "../services/alias-lnurl";
+
+const lnurlError = (reason: string, status: 400 | 404 | 502 = 400) => ({ body: { status: "ERROR", reason }, status });
+
+function failure(err: unknown) {
+  if (err instanceof AliasError) return lnurlError(err.message, 404);
+  if (err instanceof LnurlError) return lnurlError(`The owner's wallet could not be reached: ${err.message}`, 502);
+  if (err instanceof RangeError) return lnurlError(err.message);
+  throw err;
+}
+
+export const lnurlpRoutes = new Hono<AppEnv>()
+  .get("/:alias", async (c) => {
+    const alias = c.req.param("alias");
+    const deps = makeDeps(c.env, () => {}, { db: openDb(c.env.DB) });
+    const callback = new URL(`/.well-known/lnurlp/${encodeURIComponent(alias)}/callback`, c.req.url).toString();
+    try {
+      return c.json(await aliasPayRequest(deps.db, deps.lnurl, alias, callback));
+    } catch (err) {
+      const e = failure(err);
+      return c.json(e.body, e.status);
+    }
+  })
+  .get("/:alias/callback", async (c) => {
+    const amount = Number(c.req.query("amount"));
+    if (!Number.isSafeInteger(amount) || amount <= 0) return c.json({ status: "ERROR", reason: "amount (msat) is required" }, 400);
+    const deps = makeDeps(c.env, () => {}, { db: openDb(c.env.DB) });
+    try {
+      return c.json(await aliasInvoice(deps.db, deps.lnurl, c.req.param("alias"), amount, c.req.query("comment")));
+    } catch (err) {
+      const e = failure(err);
+      return c.json(e.body, e.status);
+    }
+  });
