@@ -10,6 +10,7 @@ const lnurlError = (reason: string, status: 400 | 404 | 502 = 400) => ({ body: {
 
 function failure(err: unknown) {
   if (err instanceof AliasError) return lnurlError(err.message, 404);
+  if (err instanceof LnurlError && err.code === "amount_out_of_range") return lnurlError(err.message);
   if (err instanceof LnurlError) return lnurlError(`The owner's wallet could not be reached: ${err.message}`, 502);
   if (err instanceof RangeError) return lnurlError(err.message);
   throw err;

@@ -1,0 +1,64 @@
+// The alias Lightning address: served with the owner's metadata, forwarding the owner's real invoices.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { api, call, signUp } from "../test/factories";
+import { makeDeps } from "../composition";
+import { DevWallet } from "../lightning/dev-backend";
+import { decodeInvoice, sha256Hex } from "../lightning/invoice";
+
+async function memberWithAlias() {
+  const name = `al${crypto.randomUUID().slice(0, 8)}`;
+  const m = await signUp({ lightningAddress: `${name}@wallet.test` });
+  const alias = `sats${crypto.randomUUID().slice(0, 6)}`;
+  expect((await call("/api/user/me", m.token, "PATCH", { gigstrAlias: alias })).status).toBe(200);
+  return { m, name, alias };
+}
+
+describe("GET /.well-known/lnurlp/<alias>", () => {
+  it("answers the owner's payRequest with our callback, and the callback forwards the owner's invoice", async () => {
+    const { name, alias } = await memberWithAlias();
+    const res = await api(`/.well-known/lnurlp/${alias}`);
+    expect(res.status).toBe(200);
+    const payRequest = (await res.json()) as { tag: string; callback: string; metadata: string; minSendable: number; maxSendable: number };
+    expect(payRequest.tag).toBe("payRequest");
+    expect(payRequest.metadata).toBe(DevWallet.metadataFor(name));
+    expect(payRequest.callback).toBe(`https://gigstr.test/.well-known/lnurlp/${alias}/callback`);
+
+    const cb = await api(`/.well-known/lnurlp/${alias}/callback?amount=21000`);
+    const { pr } = (await cb.json()) as { pr: string };
+    const invoice = decodeInvoice(pr);
+    expect(invoice.amountMsat).toBe(21_000);
+    expect(invoice.descriptionHash).toBe(await sha256Hex(payRequest.metadata));
+
+    // Paying it reaches the owner's own wallet; the platform never holds the sats.
+    const wallet = makeDeps(env, () => {}).devWallet!;
+    expect((await wallet.payInvoice(pr, 10)).status).toBe("succeeded");
+    expect(await wallet.receivedBy(name)).toBe(21);
+    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_entries WHERE memo LIKE '%alias%'").first<{ n: number }>();
+    expect(ledger?.n).toBe(0);
+  });
+
+  it("answers LUD-06 errors for unknown aliases, deleted owners and bad amounts", async () => {
+    const unknown = await api("/.well-known/lnurlp/nobody-here");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ status: "ERROR", reason: "Unknown alias" });
+
+    const { m, alias } = await memberWithAlias();
+    expect((await api(`/.well-known/lnurlp/${alias}/callback?amount=abc`)).status).toBe(400);
+    expect((await api(`/.well-known/lnurlp/${alias}/callback?amount=1`)).status).toBe(400);
+    await call("/api/user/me", m.token, "DELETE");
+    expect((await api(`/.well-known/lnurlp/${alias}`)).status).toBe(404);
+    // The alias stays reserved: nobody else can claim it and receive the deleted member's payments.
+    const other = await signUp({ lightningAddress: "other@wallet.test" });
+    expect((await call("/api/user/me", other.token, "PATCH", { gigstrAlias: alias })).status).toBe(409);
+  });
+
+  it("refuses to forward when the owner's provider cannot be reached safely", async () => {
+    const m = await signUp({ lightningAddress: "someone@localhost.localdomain" });
+    const alias = `loc${crypto.randomUUID().slice(0, 6)}`;
+    await call("/api/user/me", m.token, "PATCH", { gigstrAlias: alias });
+    const res = await api(`/.well-known/lnurlp/${alias}`);
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { status: string }).status).toBe("ERROR");
+  });
+});
