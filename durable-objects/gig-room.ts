@@ -1,11 +1,26 @@
-// GigRoom: one per gig. Watches the gig's open funding invoice with alarms (and, with the chat
-// work, holds the gig's chat sockets). Alarms re-arm only while an invoice is still pending.
+// GigRoom: one per gig. Holds the gig's chat sockets (hibernation API, DESIGN.md §7) and watches the
+// gig's open funding invoice with alarms, which re-arm only while an invoice is still pending.
 import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
+import { z } from "zod";
+import {
+  chatMessageText,
+  clientFrameSchema,
+  frameJson,
+  type ChatMessageView,
+  type ClientFrame,
+  type ServerFrame,
+} from "../domain/chat-protocol";
+import { isParty } from "../domain/gig";
 import type { Env } from "../worker/env";
 import { makeDeps } from "../worker/composition";
 import { gigs, invoices } from "../worker/db/schema";
+import { AppError } from "../worker/errors";
+import { memberForToken } from "../worker/services/auth";
+import { isChatAdminToken, mayChat, storeChatMessage, type ChatSender } from "../worker/services/chat";
 import { checkInvoice, expireInvoice } from "../worker/services/escrow";
+import type { Deps } from "../worker/services/deps";
+import type { GigRow } from "../worker/services/gig-views";
 
 /** Poll quickly at first (a payer is usually at the screen), then back off. */
 export function nextCheckDelayMs(watchingSinceMs: number, nowMs: number): number {
@@ -15,7 +30,272 @@ export function nextCheckDelayMs(watchingSinceMs: number, nowMs: number): number
   return 60_000;
 }
 
+/** How stale a listener's session check may be before a broadcast re-checks it. */
+const RECHECK_LISTENERS_MS = 60_000;
+
+/** Close code for a socket whose session ended (policy violation). */
+export const SESSION_ENDED_CLOSE_CODE = 1008;
+
+/**
+ * What a socket is, kept on the socket itself (serializeAttachment) so it survives hibernation.
+ * The credential is kept so that every frame can re-check that the session still holds.
+ */
+const socketStateSchema = z.object({
+  gigId: z.string(),
+  credential: z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("none") }),
+    z.object({ kind: z.literal("member"), sessionToken: z.string(), userId: z.string() }),
+    z.object({ kind: z.literal("admin"), adminToken: z.string() }),
+  ]),
+  joined: z.boolean(),
+  checkedAt: z.number(),
+});
+type SocketState = z.infer<typeof socketStateSchema>;
+
+function send(ws: WebSocket, frame: ServerFrame): void {
+  try {
+    ws.send(JSON.stringify(frame));
+  } catch {
+    /* the socket is closing; nothing to tell it */
+  }
+}
+
+const sendError = (ws: WebSocket, message: string) => send(ws, { type: "error", message });
+
+/** A client-readable reason a frame was refused. */
+function frameProblem(raw: unknown, error: z.ZodError): string {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return "Frames must be JSON objects";
+  const type = (raw as { type?: unknown }).type;
+  if (type !== "auth" && type !== "join_gig" && type !== "chat_message") return `Unknown frame type: ${String(type)}`;
+  const issue = error.issues[0];
+  if (!issue) return "Invalid frame";
+  return issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
+}
+
 export class GigRoom extends DurableObject<Env> {
+  /** Frames and admin posts are handled one at a time, so messages are stored and broadcast in order. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private lastMessageMs = 0;
+
+  // ---- Chat sockets ---------------------------------------------------------------------------
+
+  /** The Worker checked the upgrade, the origin and the gig; the room accepts the socket. */
+  async fetch(request: Request): Promise<Response> {
+    const gigId = new URL(request.url).searchParams.get("gigId");
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket" || !gigId) {
+      return Response.json({ message: "Expected a WebSocket upgrade for a gig", error: "upgrade_required" }, { status: 426 });
+    }
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    const state: SocketState = { gigId, credential: { kind: "none" }, joined: false, checkedAt: 0 };
+    server.serializeAttachment(state);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  async webSocketMessage(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    await this.serially(() => this.handleFrame(ws, data));
+  }
+
+  async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      ws.close(code, reason);
+    } catch {
+      /* already closed */
+    }
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    try {
+      ws.close(1011, "socket error");
+    } catch {
+      /* already closed */
+    }
+  }
+
+  /** Admin posts (the admin REST endpoints call this): stored as the platform admin and broadcast. */
+  async postAdminMessage(gigId: string, text: string): Promise<ChatMessageView> {
+    return this.serially(async () => {
+      const deps = this.deps();
+      const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
+      if (!gig) throw new Error("Gig not found");
+      const message = await storeChatMessage(deps, gig, { kind: "admin" }, chatMessageText.parse(text), null, this.nextCreatedAt());
+      await this.broadcast(deps, gig, message);
+      return message;
+    });
+  }
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private deps(): Deps {
+    return makeDeps(this.env, (work) => this.ctx.waitUntil(work()));
+  }
+
+  /** Strictly increasing per room, so history order is broadcast order. */
+  private nextCreatedAt(): string {
+    this.lastMessageMs = Math.max(Date.now(), this.lastMessageMs + 1);
+    return new Date(this.lastMessageMs).toISOString();
+  }
+
+  private stateOf(ws: WebSocket): SocketState | null {
+    const parsed = socketStateSchema.safeParse(ws.deserializeAttachment());
+    return parsed.success ? parsed.data : null;
+  }
+
+  private setState(ws: WebSocket, state: SocketState): void {
+    ws.serializeAttachment(state);
+  }
+
+  private async handleFrame(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
+    const state = this.stateOf(ws);
+    if (!state) {
+      ws.close(1011, "Connection state lost; please reconnect");
+      return;
+    }
+    const raw = frameJson(data);
+    const parsed = clientFrameSchema.safeParse(raw);
+    if (!parsed.success) return sendError(ws, frameProblem(raw, parsed.error));
+    const frame = parsed.data;
+    const deps = this.deps();
+    try {
+      switch (frame.type) {
+        case "auth":
+          return await this.authenticate(deps, ws, state, frame);
+        case "join_gig":
+          return await this.join(deps, ws, state, frame);
+        case "chat_message":
+          return await this.chat(deps, ws, state, frame);
+        default: {
+          const unknownFrame: never = frame;
+          return sendError(ws, `Unknown frame type: ${String((unknownFrame as { type?: unknown }).type)}`);
+        }
+      }
+    } catch (err) {
+      if (err instanceof AppError) return sendError(ws, err.message);
+      console.error("chat frame failed", err);
+      sendError(ws, "Something went wrong. Please try again.");
+    }
+  }
+
+  private async authenticate(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "auth" }>): Promise<void> {
+    let credential: SocketState["credential"];
+    if (frame.sessionToken !== undefined) {
+      const user = await memberForToken(deps.db, frame.sessionToken);
+      if (!user) return sendError(ws, "Invalid or expired session. Please sign in again.");
+      credential = { kind: "member", sessionToken: frame.sessionToken, userId: user.id };
+    } else {
+      if (!(await isChatAdminToken(deps, frame.adminToken!))) return sendError(ws, "Invalid admin token");
+      credential = { kind: "admin", adminToken: frame.adminToken! };
+    }
+    // Signing in again (perhaps as someone else) means joining again.
+    this.setState(ws, { ...state, credential, joined: false, checkedAt: Date.now() });
+    send(ws, { type: "auth_success" });
+  }
+
+  /** Who the socket's credential stands for now; null when the session or admin token has ended. */
+  private async senderOf(deps: Deps, state: SocketState): Promise<ChatSender | null> {
+    const credential = state.credential;
+    switch (credential.kind) {
+      case "none":
+        return null;
+      case "member": {
+        const user = await memberForToken(deps.db, credential.sessionToken);
+        return user && user.id === credential.userId ? { kind: "member", user } : null;
+      }
+      case "admin":
+        return (await isChatAdminToken(deps, credential.adminToken)) ? { kind: "admin" } : null;
+    }
+  }
+
+  /** The socket's sender, re-checked; a socket whose session ended is told and closed. */
+  private async currentSender(deps: Deps, ws: WebSocket, state: SocketState): Promise<ChatSender | null> {
+    if (state.credential.kind === "none") {
+      sendError(ws, "Not authenticated: send {type:'auth', sessionToken} first");
+      return null;
+    }
+    const sender = await this.senderOf(deps, state);
+    if (!sender) {
+      this.endSession(ws);
+      return null;
+    }
+    this.setState(ws, { ...state, checkedAt: Date.now() });
+    return sender;
+  }
+
+  private endSession(ws: WebSocket): void {
+    sendError(ws, "Your session has ended. Please sign in again.");
+    try {
+      ws.close(SESSION_ENDED_CLOSE_CODE, "Session ended");
+    } catch {
+      /* already closed */
+    }
+  }
+
+  private wrongGig(ws: WebSocket, state: SocketState, gigId: string): boolean {
+    if (gigId === state.gigId) return false;
+    sendError(ws, `This connection is for gig ${state.gigId}; connect to /ws?gigId=${gigId} for that gig`);
+    return true;
+  }
+
+  private async join(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "join_gig" }>): Promise<void> {
+    if (this.wrongGig(ws, state, frame.gigId)) return;
+    const sender = await this.currentSender(deps, ws, state);
+    if (!sender) return;
+    const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, state.gigId) });
+    if (!gig) return sendError(ws, "Gig not found");
+    if (!mayChat(gig, sender)) return sendError(ws, "Only the gig's hirer and worker can join this chat");
+    this.setState(ws, { ...this.stateOf(ws)!, joined: true });
+    send(ws, { type: "join_success", gigId: gig.id });
+  }
+
+  private async chat(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "chat_message" }>): Promise<void> {
+    if (this.wrongGig(ws, state, frame.gigId)) return;
+    const sender = await this.currentSender(deps, ws, state);
+    if (!sender) return;
+    if (!state.joined) return sendError(ws, "Join the gig's chat first: send {type:'join_gig', gigId}");
+    const text = chatMessageText.safeParse(frame.message);
+    if (!text.success) return sendError(ws, text.error.issues[0]?.message ?? "Invalid message");
+    const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, state.gigId) });
+    if (!gig) return sendError(ws, "Gig not found");
+    if (!mayChat(gig, sender)) {
+      this.setState(ws, { ...this.stateOf(ws)!, joined: false });
+      return sendError(ws, "You are no longer a party of this gig");
+    }
+    const message = await storeChatMessage(deps, gig, sender, text.data, frame.fileAttachment ?? null, this.nextCreatedAt());
+    await this.broadcast(deps, gig, message);
+  }
+
+  /** Sends the message to every joined socket that may still listen; sessions not checked lately are re-checked. */
+  private async broadcast(deps: Deps, gig: GigRow, message: ChatMessageView): Promise<void> {
+    const frame: ServerFrame = { type: "new_message", message };
+    const now = Date.now();
+    await Promise.all(
+      this.ctx.getWebSockets().map(async (ws) => {
+        const state = this.stateOf(ws);
+        if (!state?.joined || state.gigId !== gig.id || state.credential.kind === "none") return;
+        if (state.credential.kind === "member" && !isParty(gig, state.credential.userId)) {
+          this.setState(ws, { ...state, joined: false });
+          return;
+        }
+        if (now - state.checkedAt > RECHECK_LISTENERS_MS) {
+          const sender = await this.senderOf(deps, state);
+          if (!sender || !mayChat(gig, sender)) {
+            if (!sender) this.endSession(ws);
+            else this.setState(ws, { ...state, joined: false });
+            return;
+          }
+          this.setState(ws, { ...state, checkedAt: now });
+        }
+        send(ws, frame);
+      }),
+    );
+  }
+
+  // ---- Funding invoice watcher ----------------------------------------------------------------
+
   /** Starts (or keeps) watching the gig's funding invoice. */
   async watchFunding(gigId: string): Promise<void> {
     await this.ctx.storage.put("gigId", gigId);

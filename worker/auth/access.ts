@@ -1,5 +1,7 @@
 // Deny by default (STYLE.md 3): every /api route needs a member session unless it is listed
 // here as open to visitors; /api/admin/* needs the admin token unless listed as open.
+// `/ws` is outside /api: the socket's first frame authenticates it and the GigRoom lets only the
+// gig's parties and the admin join (worker/routes/chat.ts, durable-objects/gig-room.ts).
 // This table is also what the authorisation matrix test is generated from.
 import { PatternRouter } from "hono/router/pattern-router";
 

@@ -1,0 +1,257 @@
+import { evictDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { makeDeps } from "../worker/composition";
+import { openDb } from "../worker/db/client";
+import { endSession } from "../worker/services/auth";
+import { postAdminChatMessage } from "../worker/services/chat";
+import { api, call, claimedJob, signUp } from "../worker/test/factories";
+import { joinedSocket, openSocket } from "../worker/test/sockets";
+import { uploadFile } from "../worker/test/uploads";
+
+const history = async (gigId: string, token: string) => (await call(`/api/gigs/${gigId}/messages`, token)).body as { id: string; message: string; senderId: string }[];
+
+describe("/ws upgrade", () => {
+  it("accepts this site's pages and non-browser clients, refuses another site's page", async () => {
+    const { gigId } = await claimedJob();
+    const same = await openSocket(gigId);
+    expect(same.status).toBe(101);
+    const noOrigin = await openSocket(gigId, { origin: null });
+    expect(noOrigin.status).toBe(101);
+    const foreign = await openSocket(gigId, { origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.body)).toMatchObject({ error: "forbidden_origin" });
+    const lookalike = await openSocket(gigId, { origin: "http://gigstr.test" });
+    expect(lookalike.status).toBe(403);
+    same.socket!.close();
+    noOrigin.socket!.close();
+  });
+
+  it("needs a known gig", async () => {
+    expect((await openSocket(crypto.randomUUID())).status).toBe(404);
+    expect((await openSocket("")).status).toBe(400);
+  });
+});
+
+describe("joining a gig's room", () => {
+  it("lets the hirer and the worker in, not a stranger, not a socket without a session", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    (await joinedSocket(gigId, hirer)).close();
+    (await joinedSocket(gigId, worker)).close();
+
+    const stranger = await signUp();
+    const { socket } = await openSocket(gigId);
+    expect(await socket!.ask({ type: "auth", sessionToken: stranger.token })).toEqual({ type: "auth_success" });
+    expect(await socket!.ask({ type: "join_gig", gigId })).toMatchObject({ type: "error", message: expect.stringMatching(/hirer and worker/) });
+    expect(await socket!.ask({ type: "chat_message", gigId, message: "let me in" })).toMatchObject({ type: "error" });
+
+    const visitor = (await openSocket(gigId)).socket!;
+    expect(await visitor.ask({ type: "join_gig", gigId })).toMatchObject({ type: "error", message: expect.stringMatching(/Not authenticated/) });
+    expect(await visitor.ask({ type: "auth", sessionToken: "not-a-session" })).toMatchObject({ type: "error", message: expect.stringMatching(/session/) });
+    expect(await visitor.ask({ type: "join_gig", gigId })).toMatchObject({ type: "error" });
+
+    // An admin token is not valid until admin sessions exist.
+    expect(await visitor.ask({ type: "auth", adminToken: "anything" })).toEqual({ type: "error", message: "Invalid admin token" });
+    expect(await history(gigId, hirer.token)).toEqual([]);
+    socket!.close();
+    visitor.close();
+  });
+
+  it("refuses to join another gig over this gig's connection", async () => {
+    const { hirer, gigId } = await claimedJob();
+    const other = await claimedJob();
+    const socket = (await openSocket(gigId)).socket!;
+    await socket.ask({ type: "auth", sessionToken: hirer.token });
+    expect(await socket.ask({ type: "join_gig", gigId: other.gigId })).toMatchObject({ type: "error", message: expect.stringMatching(/another gig|for gig/) });
+    socket.close();
+  });
+});
+
+describe("chat messages", () => {
+  it("are stored, broadcast to everyone in the room and notify the other party", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const hirerSocket = await joinedSocket(gigId, hirer);
+    const workerSocket = await joinedSocket(gigId, worker);
+
+    hirerSocket.send({ type: "chat_message", gigId, message: "  Hi! How is the logo going?  " });
+    const toHirer = await hirerSocket.next();
+    const toWorker = await workerSocket.next();
+    expect(toHirer).toEqual(toWorker);
+    expect(toWorker).toEqual({
+      type: "new_message",
+      message: {
+        id: expect.any(String),
+        gigId,
+        senderId: hirer.id,
+        senderType: "user",
+        sender: { username: hirer.username, displayName: "Hirer", profilePicture: null },
+        message: "Hi! How is the logo going?",
+        createdAt: expect.any(String),
+        fileAttachment: null,
+      },
+    });
+
+    workerSocket.send({ type: "chat_message", gigId, message: "Almost done" });
+    const reply = await hirerSocket.next();
+    expect(reply.message).toMatchObject({ senderId: worker.id, message: "Almost done" });
+    expect(await workerSocket.next()).toEqual(reply);
+
+    const stored = await history(gigId, worker.token);
+    expect(stored.map((m) => m.message)).toEqual(["Hi! How is the logo going?", "Almost done"]);
+    expect(stored[0]).toEqual(toWorker.message);
+
+    const workerBell = (await call("/api/notifications", worker.token)).body as { type: string; title: string; gigId: string }[];
+    expect(workerBell.filter((n) => n.type === "message")).toEqual([expect.objectContaining({ title: "New Message", gigId })]);
+    const hirerBell = (await call("/api/notifications", hirer.token)).body as { type: string }[];
+    expect(hirerBell.filter((n) => n.type === "message")).toHaveLength(1); // the worker's reply only
+    hirerSocket.close();
+    workerSocket.close();
+  });
+
+  it("answers a bad frame with an error frame and changes nothing", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const socket = await joinedSocket(gigId, hirer);
+    const listener = await joinedSocket(gigId, worker);
+    const bad: [unknown, RegExp][] = [
+      ["not json", /JSON/],
+      [[1, 2], /JSON objects/],
+      [{ type: "shout", gigId }, /Unknown frame type/],
+      [{ type: "chat_message", gigId }, /message/],
+      [{ type: "chat_message", message: "hi" }, /gigId/],
+      [{ type: "chat_message", gigId, message: 42 }, /message/],
+      [{ type: "chat_message", gigId, message: "   \n " }, /empty/],
+      [{ type: "chat_message", gigId, message: "x".repeat(5001) }, /5,000/],
+      [{ type: "chat_message", gigId, message: "file", fileAttachment: { url: "https://evil.example/x" } }, /fileAttachment/],
+      [{ type: "auth", sessionToken: hirer.token, adminToken: "x" }, /exactly one/],
+    ];
+    for (const [frame, message] of bad) {
+      const reply = await socket.ask(frame);
+      expect(reply, JSON.stringify(frame).slice(0, 60)).toEqual({ type: "error", message: expect.stringMatching(message) });
+    }
+    // Exactly 5,000 characters is fine; the listener's first frame is that one, not any of the bad ones.
+    socket.send({ type: "chat_message", gigId, message: "y".repeat(5000) });
+    expect((await listener.next()).message.message).toHaveLength(5000);
+    expect(await history(gigId, hirer.token)).toHaveLength(1);
+
+    const notJoined = (await openSocket(gigId)).socket!;
+    await notJoined.ask({ type: "auth", sessionToken: hirer.token });
+    expect(await notJoined.ask({ type: "chat_message", gigId, message: "sneaky" })).toMatchObject({ type: "error", message: expect.stringMatching(/Join/) });
+    expect(await history(gigId, hirer.token)).toHaveLength(1);
+    socket.close();
+    listener.close();
+    notJoined.close();
+  });
+
+  it("closes a socket whose session has ended", async () => {
+    const { hirer, gigId } = await claimedJob();
+    const socket = await joinedSocket(gigId, hirer);
+    await endSession(openDb(env.DB), hirer.token);
+    expect(await socket.ask({ type: "chat_message", gigId, message: "still here?" })).toMatchObject({ type: "error", message: expect.stringMatching(/session has ended/) });
+    expect((await socket.waitForClose()).code).toBe(1008);
+    // history is only for members with a session now; the worker sees nothing new
+    expect((await call(`/api/gigs/${gigId}/messages`, hirer.token)).status).toBe(401);
+  });
+
+  it("survive hibernation: a joined socket keeps its session and room after the object is evicted", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const hirerSocket = await joinedSocket(gigId, hirer);
+    const workerSocket = await joinedSocket(gigId, worker);
+    await evictDurableObject(env.GIG_ROOM.get(env.GIG_ROOM.idFromName(gigId)));
+
+    hirerSocket.send({ type: "chat_message", gigId, message: "after a nap" });
+    expect((await workerSocket.next()).message).toMatchObject({ senderId: hirer.id, message: "after a nap" });
+    expect((await hirerSocket.next()).message).toMatchObject({ message: "after a nap" });
+    expect((await history(gigId, hirer.token)).map((m) => m.message)).toEqual(["after a nap"]);
+    hirerSocket.close();
+    workerSocket.close();
+  });
+
+  it("can carry a file the sender uploaded, which the other party can download", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const hirerSocket = await joinedSocket(gigId, hirer);
+    const workerSocket = await joinedSocket(gigId, worker);
+    const draft = await uploadFile(worker, "first draft", "draft.txt");
+    workerSocket.send({ type: "chat_message", gigId, message: "Here's a draft", fileAttachment: draft.ref });
+    const { message } = await hirerSocket.next();
+    expect(message.fileAttachment).toEqual({
+      id: expect.any(String),
+      url: `/api/attachments/${message.fileAttachment.id}/download`,
+      filename: "draft.txt",
+      fileSize: 11,
+      mimeType: "text/plain",
+    });
+    await workerSocket.next();
+    const download = await call(message.fileAttachment.url, hirer.token);
+    expect(download.status).toBe(200);
+    expect(download.body).toEqual({ text: "first draft" });
+
+    // Someone else's upload, or the same upload twice, is refused.
+    const hirersFile = await uploadFile(hirer, "mine");
+    expect(await workerSocket.ask({ type: "chat_message", gigId, message: "stolen", fileAttachment: hirersFile.ref })).toMatchObject({
+      type: "error",
+      message: expect.stringMatching(/uploaded yourself/),
+    });
+    expect(await workerSocket.ask({ type: "chat_message", gigId, message: "again", fileAttachment: draft.ref })).toMatchObject({
+      type: "error",
+      message: expect.stringMatching(/already attached/),
+    });
+    expect(await history(gigId, hirer.token)).toHaveLength(1);
+    hirerSocket.close();
+    workerSocket.close();
+  });
+});
+
+describe("admin messages", () => {
+  it("arrive through the room's RPC, show as ADMIN to everyone in the room and in the history", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const hirerSocket = await joinedSocket(gigId, hirer);
+    const workerSocket = await joinedSocket(gigId, worker);
+    const deps = makeDeps(env, (work) => void work());
+    const posted = await postAdminChatMessage(deps, gigId, "  Please keep the conversation on the platform.  ");
+    const expected = {
+      id: posted.id,
+      gigId,
+      senderId: "ADMIN",
+      senderType: "admin",
+      sender: { username: "admin", displayName: "Platform Admin", profilePicture: null },
+      message: "Please keep the conversation on the platform.",
+      createdAt: expect.any(String),
+      fileAttachment: null,
+    };
+    expect(posted).toEqual(expected);
+    expect(await hirerSocket.next()).toEqual({ type: "new_message", message: expected });
+    expect(await workerSocket.next()).toEqual({ type: "new_message", message: expected });
+    expect(await history(gigId, worker.token)).toEqual([expected]);
+    for (const party of [hirer, worker]) {
+      const bell = (await call("/api/notifications", party.token)).body as { type: string }[];
+      expect(bell.filter((n) => n.type === "message")).toHaveLength(1);
+    }
+    await expect(postAdminChatMessage(deps, gigId, "   ")).rejects.toThrow(/empty/);
+    await expect(postAdminChatMessage(deps, crypto.randomUUID(), "hello")).rejects.toThrow(/Gig not found/);
+    hirerSocket.close();
+    workerSocket.close();
+  });
+});
+
+describe("GET /api/gigs/{id}/messages", () => {
+  it("is for the gig's parties only, oldest first, and pages back with a cursor", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const socket = await joinedSocket(gigId, hirer);
+    for (const text of ["one", "two", "three"]) {
+      socket.send({ type: "chat_message", gigId, message: text });
+      await socket.next();
+    }
+    const stranger = await signUp();
+    expect((await call(`/api/gigs/${gigId}/messages`, stranger.token)).status).toBe(403);
+    expect((await call(`/api/gigs/${gigId}/messages`, undefined)).status).toBe(401);
+    expect((await call(`/api/gigs/${crypto.randomUUID()}/messages`, worker.token)).status).toBe(404);
+
+    const first = await api(`/api/gigs/${gigId}/messages?limit=2`, { token: worker.token });
+    expect(((await first.json()) as { message: string }[]).map((m) => m.message)).toEqual(["two", "three"]);
+    const cursor = first.headers.get("X-Next-Cursor");
+    expect(cursor).toBeTruthy();
+    const older = await call(`/api/gigs/${gigId}/messages?limit=2&before=${encodeURIComponent(cursor!)}`, worker.token);
+    expect(older.body.map((m: { message: string }) => m.message)).toEqual(["one"]);
+    socket.close();
+  });
+});

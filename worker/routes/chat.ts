@@ -1,0 +1,41 @@
+// Chat: the `/ws` upgrade, routed to the gig's GigRoom, and the REST history of a gig's messages.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../context";
+import { openDb } from "../db/client";
+import { HISTORY_PAGE_MAX, listChatMessages } from "../services/chat";
+import { loadGig } from "../services/gigs";
+import { parseQuery } from "./parse";
+
+const historyQuery = z.object({
+  limit: z.coerce.number().int().min(1, "limit must be between 1 and 100").max(HISTORY_PAGE_MAX, "limit must be between 1 and 100").default(HISTORY_PAGE_MAX),
+  before: z.string().max(500).optional(),
+});
+
+/** `GET /api/gigs/{id}/messages`: oldest first; `X-Next-Cursor` (pass as `before`) pages back. */
+export const chatHistoryRoutes = new Hono<AppEnv>().get("/:id/messages", async (c) => {
+  const page = parseQuery(c, historyQuery);
+  const history = await listChatMessages({ db: c.var.db }, c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin }, page);
+  if (history.nextCursor) c.header("X-Next-Cursor", history.nextCursor);
+  return c.json(history.messages);
+});
+
+/**
+ * `GET /ws?gigId=<id>` with `Upgrade: websocket`. Who the caller is gets settled inside the socket
+ * (`auth` frame), so this only refuses what must never reach a room: no upgrade, another site's page
+ * (a browser always sends Origin; clients that are not browsers send none), an unknown gig.
+ */
+export const chatSocketRoutes = new Hono<AppEnv>().get("/", async (c) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+    return c.json({ message: "Expected a WebSocket upgrade", error: "upgrade_required" }, 426);
+  }
+  const origin = c.req.header("origin");
+  if (origin !== undefined && origin !== new URL(c.req.url).origin) {
+    return c.json({ message: "WebSocket connections from other sites are not allowed", error: "forbidden_origin" }, 403);
+  }
+  const gigId = z.string().min(1).max(64).safeParse(c.req.query("gigId"));
+  if (!gigId.success) return c.json({ message: "gigId is required: connect to /ws?gigId=<gig id>", error: "invalid_input" }, 400);
+  await loadGig({ db: openDb(c.env.DB) }, gigId.data);
+  const room = c.env.GIG_ROOM.get(c.env.GIG_ROOM.idFromName(gigId.data));
+  return room.fetch(c.req.raw);
+});
