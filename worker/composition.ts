@@ -16,6 +16,8 @@ export interface DepsOptions {
   networkFetch?: FetchLike;
   /** Dev wallet behaviour (tests inject payment faults here). */
   devWallet?: DevWalletOptions;
+  /** This deployment's public origin, when known (a request's); lets LNbits call our webhook. */
+  origin?: string;
 }
 
 export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void, opts: DepsOptions = {}): Deps {
@@ -26,7 +28,12 @@ export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void
     db: opts.db ?? openDb(env.DB),
     d1: env.DB,
     env,
-    lightning: devWallet ?? lightningBackendFor(env, { fetch: networkFetch }),
+    lightning:
+      devWallet ??
+      lightningBackendFor(env, {
+        fetch: networkFetch,
+        webhookUrl: env.WEBHOOK_SECRET && opts.origin ? `${opts.origin}/api/webhooks/lightning/${env.WEBHOOK_SECRET}` : undefined,
+      }),
     devWallet,
     lnurl: {
       // `name@wallet.test` is received by the dev wallet in process; everything else goes out.
