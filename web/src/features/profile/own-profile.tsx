@@ -6,6 +6,7 @@ import { formatRating } from "../../../../domain/reputation";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { ArrowLeftIcon, PencilIcon } from "../../components/ui/icons";
 import { formatSuccessRate } from "../../lib/format";
+import { NostrProfileCard } from "../nostr-profile/nostr-profile-card";
 import { AliasCard } from "./alias-card";
 import { DangerZone } from "./danger-zone";
 import { NostrIdentityCard, PaymentSettingsCard, PrivateKeySecurityNotice } from "./profile-cards";
@@ -61,6 +62,7 @@ export function OwnProfile({ user }: { user: OwnUser }) {
             <NostrIdentityCard user={user} />
             <PaymentSettingsCard user={user} onEdit={() => setEditing(true)} />
           </div>
+          <NostrProfileCard user={user} />
           {user.lightningAddress && <AliasCard user={user} />}
           <PrivateKeySecurityNotice />
           <DangerZone />

@@ -5,6 +5,7 @@ import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { FormField, Input, describedBy } from "../../components/ui/input";
 import { useToast } from "../../components/ui/toast";
+import { NostrProfileSection } from "../nostr-profile/nostr-profile-card";
 import { INVALID_LIGHTNING_ADDRESS_TEXT, INVALID_LIGHTNING_ADDRESS_TITLE } from "./profile-texts";
 import { useUpdateProfile } from "./use-profile";
 
@@ -68,6 +69,13 @@ export function SettingsDialog({ user, open, onOpenChange }: { user: OwnUser; op
             </Link>
             .
           </p>
+          <NostrProfileSection
+            user={user}
+            onRefreshed={(refreshed) => {
+              setDisplayName(refreshed.displayName ?? "");
+              setLightningAddress(refreshed.lightningAddress ?? "");
+            }}
+          />
           <DialogFooter className="mt-2">
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
