@@ -5,6 +5,7 @@ import { GigIntentProvider } from "../features/gigs/gig-intent";
 import { Footer } from "../features/layout/footer";
 import { ScrollToTop } from "../features/layout/scroll-to-top";
 import { TopBar } from "../features/layout/top-bar";
+import { SuggestionBoxButton } from "../features/suggestions/suggestion-box-button";
 import { SettingsDialogProvider } from "../features/profile/settings-context";
 
 /** What every screen shares, the admin panel included: the app-wide dialogs and scroll-to-top. */
@@ -38,6 +39,7 @@ export function MainLayout() {
         </Suspense>
       </main>
       <Footer />
+      <SuggestionBoxButton />
     </div>
   );
 }
