@@ -85,6 +85,16 @@ describe("GET /api/gigs", () => {
     expect(seen).toEqual(posted);
   });
 
+  it("reads about as many rows as a page returns, however many gigs exist (X-Rows-Read)", async () => {
+    const poster = await signUp({ lightningAddress: "rows@wallet.test" });
+    for (let i = 0; i < 40; i++) await postGig(poster, { gigType: "service_offering", title: `Rows ${i}` });
+    const first = await api("/api/gigs?status=open&limit=10");
+    expect(((await first.json()) as unknown[]).length).toBe(10);
+    expect(Number(first.headers.get("x-rows-read"))).toBeLessThanOrEqual(2 * 10 + 5);
+    const second = await api(`/api/gigs?status=open&limit=10&cursor=${first.headers.get("x-next-cursor")}`);
+    expect(Number(second.headers.get("x-rows-read"))).toBeLessThanOrEqual(2 * 10 + 5);
+  });
+
   it("keeps unfunded job requests to their poster, and participant=me lists my gigs", async () => {
     const tag = crypto.randomUUID().slice(0, 8);
     const poster = await signUp({ lightningAddress: "u@wallet.test" });

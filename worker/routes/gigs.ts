@@ -55,6 +55,7 @@ export const gigRoutes = new Hono<AppEnv>()
     if (query.participant === "me") requireMember(c);
     const page = await listGigs(depsOf(c), query, { userId: me?.id ?? null, isAdmin: c.var.isAdmin });
     if (page.nextCursor) c.header("X-Next-Cursor", page.nextCursor);
+    c.header("X-Rows-Read", String(page.rowsRead));
     return c.json(page.gigs);
   })
   .post("/", async (c) => {
