@@ -2,7 +2,9 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./context";
 import { AppError } from "./errors";
+import { LightningError } from "./lightning/backend";
 import { identify } from "./auth/middleware";
+import { resolveAdminToken } from "./auth/admin";
 import { securityHeaders } from "./security-headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
@@ -15,12 +17,15 @@ import { lnurlpRoutes } from "./routes/lnurlp";
 import { devWalletRoutes, webhookRoutes } from "./routes/lightning";
 import { portfolioRoutes, reviewRoutes } from "./routes/profiles";
 import { aliasCheckRoutes, meRoutes, userRoutes } from "./routes/users";
+import { adminRoutes } from "./routes/admin";
+import { reportRoutes } from "./routes/reports";
+import { suggestionRoutes } from "./routes/suggestions";
 
 export function buildApp() {
   const app = new Hono<AppEnv>();
 
   app.use("*", securityHeaders);
-  app.use("/api/*", identify(async () => false));
+  app.use("/api/*", identify(resolveAdminToken));
 
   app.route("/.well-known/lnurlp", lnurlpRoutes);
   app.route("/api/config", configRoutes);
@@ -38,12 +43,19 @@ export function buildApp() {
   app.route("/api/notifications", notificationRoutes);
   app.route("/api/dev", devWalletRoutes);
   app.route("/api/webhooks", webhookRoutes);
+  app.route("/api/admin", adminRoutes);
+  app.route("/api/gig-reports", reportRoutes);
+  app.route("/api/suggestions", suggestionRoutes);
   // Outside /api: the socket authenticates in its first frame (SPEC.md §7 Real-time chat).
   app.route("/ws", chatSocketRoutes);
 
   app.notFound((c) => c.json({ message: "Not found", error: "not_found" }, 404));
   app.onError((err, c) => {
     if (err instanceof AppError) return c.json({ message: err.message, error: err.code }, err.status);
+    if (err instanceof LightningError) {
+      console.error("lightning backend", err.code, err.message);
+      return c.json({ message: "The Lightning wallet is not reachable right now. Please try again in a moment.", error: "lightning_unavailable" }, 503);
+    }
     console.error("unhandled error", c.req.method, c.req.path, err);
     return c.json({ message: "Something went wrong. Please try again.", error: "internal_error" }, 500);
   });
