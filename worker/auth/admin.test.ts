@@ -1,0 +1,146 @@
+// Admin sign-in: the PIN, the lockout (5 per client, 20 in all, 15 minutes), the optional second
+// factor, and admin tokens (hashed at rest, 12 hours, ended by logout).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { adminApi, TEST_ADMIN_PIN } from "../test/admin";
+import { signUp } from "../test/factories";
+import { BLOCKED_MESSAGE, FAILURES_IN_ALL, FAILURES_PER_CLIENT, isAdminToken, signInAdmin } from "./admin";
+import { sha256Hex } from "./tokens";
+
+const WRONG_PIN = "000000";
+let ipCounter = 0;
+const newIp = () => `192.0.2.${++ipCounter}`;
+const minutes = (n: number) => n * 60_000;
+
+const signIn = (pin: string, ip: string, extra: Parameters<typeof adminApi>[1] = {}) =>
+  adminApi("/api/admin/auth", { method: "POST", json: { pin }, ip, ...extra });
+
+describe("POST /api/admin/auth", () => {
+  it("answers a token for the right PIN; only its SHA-256 is stored, valid for 12 hours", async () => {
+    const res = await signIn(TEST_ADMIN_PIN, newIp());
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true });
+    const token = res.body.adminToken as string;
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+
+    const row = await env.DB.prepare("SELECT * FROM admin_sessions WHERE token_hash = ?").bind(await sha256Hex(token)).first<Record<string, string>>();
+    expect(row).not.toBeNull();
+    const ttl = Date.parse(row!.expires_at) - Date.now();
+    expect(ttl).toBeGreaterThan(minutes(12 * 60 - 1));
+    expect(ttl).toBeLessThanOrEqual(minutes(12 * 60));
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM admin_sessions WHERE token_hash = ?").bind(token).first("n")).toBe(0);
+
+    expect((await adminApi("/api/admin/stats", { adminToken: token })).status).toBe(200);
+  });
+
+  it("answers 401 Incorrect PIN for a wrong PIN, and 400 without a PIN", async () => {
+    const ip = newIp();
+    expect(await signIn(WRONG_PIN, ip)).toMatchObject({ status: 401, body: { message: "Incorrect PIN", error: "incorrect_pin" } });
+    expect(await signIn("12345", ip)).toMatchObject({ status: 401, body: { message: "Incorrect PIN" } });
+    expect((await adminApi("/api/admin/auth", { method: "POST", json: {}, ip })).status).toBe(400);
+  });
+
+  it("blocks a client after 5 failures for 15 minutes, even with the right PIN; other clients are not blocked", async () => {
+    const ip = newIp();
+    for (let i = 0; i < FAILURES_PER_CLIENT; i++) expect((await signIn(WRONG_PIN, ip)).status).toBe(401);
+    const blocked = await signIn(TEST_ADMIN_PIN, ip);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.message).toContain("blocked");
+    expect(blocked.body.message).toBe(BLOCKED_MESSAGE);
+    // A blocked try is not a failure: the block does not grow.
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM admin_login_failures WHERE client = ?").bind(ip).first("n")).toBe(FAILURES_PER_CLIENT);
+
+    expect((await signIn(TEST_ADMIN_PIN, newIp())).status).toBe(200);
+  });
+
+  it("keeps the block for 15 minutes after the failure that caused it, then lets the client try again", async () => {
+    const client = "lockout-clock";
+    const start = new Date(Date.now() - 2 * 86_400_000); // a day of its own, away from the other tests
+    const at = (m: number) => new Date(start.getTime() + minutes(m));
+    const attempt = (m: number, pin = WRONG_PIN) => signInAdmin(env.DB, env, { pin, client, member: null }, at(m)).then(() => "ok", (e: { status: number }) => e.status);
+
+    // Failures at minutes 0, 1, 2, 3 and 10: the fifth, at 10, blocks until 25.
+    for (const m of [0, 1, 2, 3, 10]) expect(await attempt(m)).toBe(401);
+    expect(await attempt(11, TEST_ADMIN_PIN)).toBe(429);
+    expect(await attempt(24.9, TEST_ADMIN_PIN)).toBe(429);
+    expect(await attempt(25.1, TEST_ADMIN_PIN)).toBe("ok");
+    // A success clears the client's failures.
+    expect(await attempt(26)).toBe(401);
+    expect(await attempt(27, TEST_ADMIN_PIN)).toBe("ok");
+  });
+
+  it("blocks everybody after 20 failures in all within 15 minutes", async () => {
+    const start = new Date(Date.now() - 5 * 86_400_000);
+    const at = (m: number) => new Date(start.getTime() + minutes(m));
+    const attempt = (client: string, m: number, pin = WRONG_PIN) =>
+      signInAdmin(env.DB, env, { pin, client, member: null }, at(m)).then(() => "ok", (e: { status: number; message: string }) => `${e.status} ${e.message}`);
+
+    // 20 failures from 10 clients, 2 each: no client reaches its own limit.
+    for (let i = 0; i < FAILURES_IN_ALL; i++) expect(await attempt(`spread-${i % 10}`, i * 0.5)).toBe("401 Incorrect PIN");
+    expect(await attempt("fresh-client", 10, TEST_ADMIN_PIN)).toBe(`429 ${BLOCKED_MESSAGE}`);
+    // The last failure was at 9.5: everybody may try again from 24.5.
+    expect(await attempt("fresh-client", 24, TEST_ADMIN_PIN)).toContain("429");
+    expect(await attempt("fresh-client", 25, TEST_ADMIN_PIN)).toBe("ok");
+  });
+
+  it("never lets concurrent guesses past the limit", async () => {
+    const ip = newIp();
+    const results = await Promise.all(Array.from({ length: 12 }, () => signIn(WRONG_PIN, ip)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(FAILURES_PER_CLIENT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12 - FAILURES_PER_CLIENT);
+  });
+
+  it("refuses every PIN when ADMIN_PIN is not set (503), or is not 6 digits", async () => {
+    for (const ADMIN_PIN of [undefined, "", "1234"]) {
+      const res = await signIn(TEST_ADMIN_PIN, newIp(), { env: { ADMIN_PIN } });
+      expect(res.status).toBe(503);
+      expect(res.body.message).toMatch(/ADMIN_PIN/);
+    }
+    expect((await signIn("", newIp(), { env: { ADMIN_PIN: "" } })).status).toBe(503);
+  });
+
+  it("with ADMIN_PUBKEYS set also needs the session of one of those keys (npub or hex)", async () => {
+    const admin = await signUp();
+    const other = await signUp();
+    for (const ADMIN_PUBKEYS of [admin.npub, `  ${other.pubkey} , ${admin.pubkey.toUpperCase()} `]) {
+      const settings = { env: { ADMIN_PUBKEYS } };
+      const ip = newIp();
+      expect(await signIn(TEST_ADMIN_PIN, ip, settings)).toMatchObject({ status: 403, body: { error: "admin_key_required" } });
+      expect(await signIn(TEST_ADMIN_PIN, ip, { ...settings, token: ADMIN_PUBKEYS === admin.npub ? other.token : "f".repeat(64) })).toMatchObject({ status: 403 });
+      expect((await signIn(WRONG_PIN, ip, { ...settings, token: admin.token })).status).toBe(401);
+      expect((await signIn(TEST_ADMIN_PIN, ip, { ...settings, token: admin.token })).status).toBe(200);
+    }
+    // The member session alone is not enough.
+    expect((await signIn(WRONG_PIN, newIp(), { env: { ADMIN_PUBKEYS: admin.npub }, token: admin.token })).status).toBe(401);
+    // A broken list refuses everybody rather than nobody.
+    expect((await signIn(TEST_ADMIN_PIN, newIp(), { env: { ADMIN_PUBKEYS: "npub1nonsense" }, token: admin.token })).status).toBe(503);
+    // Without the second factor the try is not counted as a PIN guess.
+    const ip = newIp();
+    for (let i = 0; i < FAILURES_PER_CLIENT + 2; i++) expect((await signIn(WRONG_PIN, ip, { env: { ADMIN_PUBKEYS: admin.npub } })).status).toBe(403);
+    expect((await signIn(TEST_ADMIN_PIN, ip, { env: { ADMIN_PUBKEYS: admin.npub }, token: admin.token })).status).toBe(200);
+  });
+});
+
+describe("admin tokens", () => {
+  it("logout ends the admin session; logout without a token is harmless", async () => {
+    const token = (await signIn(TEST_ADMIN_PIN, newIp())).body.adminToken as string;
+    expect(await adminApi("/api/admin/logout", { method: "POST", adminToken: token })).toMatchObject({ status: 200, body: { success: true } });
+    expect(await adminApi("/api/admin/stats", { adminToken: token })).toMatchObject({ status: 401, body: { error: "admin_required" } });
+    expect((await adminApi("/api/admin/logout", { method: "POST" })).status).toBe(200);
+  });
+
+  it("an expired or unknown token is no admin", async () => {
+    const token = "ab".repeat(32);
+    await env.DB.prepare("INSERT INTO admin_sessions (token_hash, expires_at) VALUES (?, ?)").bind(await sha256Hex(token), new Date(Date.now() - 1000).toISOString()).run();
+    expect(await isAdminToken(env.DB, token)).toBe(false);
+    expect((await adminApi("/api/admin/stats", { adminToken: token })).status).toBe(401);
+    expect((await adminApi("/api/admin/stats", { adminToken: "cd".repeat(32) })).status).toBe(401);
+  });
+
+  it("a member session is no admin token", async () => {
+    const member = await signUp();
+    expect((await adminApi("/api/admin/stats", { token: member.token })).status).toBe(401);
+    expect((await adminApi("/api/admin/stats", { adminToken: member.token })).status).toBe(401);
+  });
+});

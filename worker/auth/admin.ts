@@ -1,0 +1,145 @@
+// The administrator's sign-in (DESIGN.md §6): a 6-digit PIN compared in constant time against the
+// ADMIN_PIN secret, a lockout counted in D1, an optional second factor (the member session of one of
+// the ADMIN_PUBKEYS), and admin tokens of 32 random bytes of which only the SHA-256 is kept, 12 hours.
+//
+// Lockout. Every try first inserts a row into admin_login_failures, but only while the client (and
+// everybody together) is not blocked; that conditional insert is one SQL statement, so concurrent
+// guesses cannot slip past the limit. A correct PIN deletes the row again. A client is blocked for
+// 15 minutes after the failure that made 5 failures within 15 minutes (20 for all clients together).
+import { nip19 } from "nostr-tools";
+import type { AppContext, UserRow } from "../context";
+import type { Env } from "../env";
+import { AppError, forbidden, tooManyRequests, unauthorized } from "../errors";
+import { randomHex, sha256Hex, timingSafeEqual } from "./tokens";
+
+export const ADMIN_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
+export const LOCKOUT_WINDOW_MINUTES = 15;
+export const FAILURES_PER_CLIENT = 5;
+export const FAILURES_IN_ALL = 20;
+export const BLOCKED_MESSAGE = `Too many incorrect PINs: admin sign-in is blocked for ${LOCKOUT_WINDOW_MINUTES} minutes.`;
+export const INCORRECT_PIN = "Incorrect PIN";
+
+const WINDOW_MS = LOCKOUT_WINDOW_MINUTES * 60 * 1000;
+const PIN_PATTERN = /^\d{6}$/;
+
+/** Who is trying: Cloudflare's client address, else one shared bucket. */
+export function adminClientOf(connectingIp: string | undefined): string {
+  const ip = connectingIp?.trim();
+  return ip ? ip.slice(0, 100) : "unknown";
+}
+
+/** The configured admin keys as hex public keys; null when ADMIN_PUBKEYS is unset or empty. Throws when an entry is not a key. */
+export function adminPubkeys(env: Pick<Env, "ADMIN_PUBKEYS">): Set<string> | null {
+  const entries = (env.ADMIN_PUBKEYS ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (entries.length === 0) return null;
+  const keys = new Set<string>();
+  for (const entry of entries) {
+    if (/^[0-9a-f]{64}$/i.test(entry)) {
+      keys.add(entry.toLowerCase());
+      continue;
+    }
+    try {
+      const decoded = nip19.decode(entry);
+      if (decoded.type === "npub") {
+        keys.add(decoded.data.toLowerCase());
+        continue;
+      }
+    } catch {
+      /* reported below */
+    }
+    throw new AppError(503, "admin_misconfigured", "Admin sign-in is misconfigured: ADMIN_PUBKEYS holds an entry that is not an npub or a hex public key.");
+  }
+  return keys;
+}
+
+function configuredPin(env: Pick<Env, "ADMIN_PIN">): string {
+  const pin = env.ADMIN_PIN?.trim();
+  if (!pin) throw new AppError(503, "admin_disabled", "Admin sign-in is not configured on this server (ADMIN_PIN is not set).");
+  if (!PIN_PATTERN.test(pin)) throw new AppError(503, "admin_misconfigured", "Admin sign-in is misconfigured: ADMIN_PIN must be 6 digits.");
+  return pin;
+}
+
+const minus = (now: Date, ms: number) => new Date(now.getTime() - ms).toISOString();
+
+/** SQL that holds when the failures chosen by `scope` are blocked at ?now (params: scope..., windowStart, now, scope..., limit). */
+function blockedSql(scope: string): string {
+  return `EXISTS (
+    SELECT 1 FROM admin_login_failures f
+    WHERE ${scope.replaceAll("$", "f")} AND f.created_at > ? AND f.created_at <= ?
+      AND (SELECT COUNT(*) FROM admin_login_failures g
+           WHERE ${scope.replaceAll("$", "g")}
+             AND g.created_at > strftime('%Y-%m-%dT%H:%M:%fZ', f.created_at, '-${LOCKOUT_WINDOW_MINUTES} minutes')
+             AND g.created_at <= f.created_at) >= ?)`;
+}
+
+/**
+ * Records a try unless the client or everybody is blocked; answers the row's id, or null when blocked.
+ * One statement: the check and the insert cannot be separated by a concurrent try.
+ */
+async function recordTry(d1: D1Database, client: string, now: Date): Promise<number | null> {
+  const at = now.toISOString();
+  const windowStart = minus(now, WINDOW_MS);
+  const row = await d1
+    .prepare(
+      `INSERT INTO admin_login_failures (client, created_at)
+       SELECT ?, ? WHERE NOT ${blockedSql("$.client = ?")} AND NOT ${blockedSql("1 = 1")}
+       RETURNING id`,
+    )
+    .bind(client, at, client, windowStart, at, client, FAILURES_PER_CLIENT, windowStart, at, FAILURES_IN_ALL)
+    .first<{ id: number }>();
+  return row?.id ?? null;
+}
+
+export interface AdminSignIn {
+  pin: string;
+  client: string;
+  /** The member session the request carries (the second factor when ADMIN_PUBKEYS is set). */
+  member: UserRow | null;
+}
+
+/** Checks the PIN (and the second factor), then issues an admin token. */
+export async function signInAdmin(d1: D1Database, env: Env, attempt: AdminSignIn, now = new Date()): Promise<{ adminToken: string; expiresAt: string }> {
+  const pin = configuredPin(env);
+  const keys = adminPubkeys(env);
+
+  // Old rows are of no use to the lockout any more.
+  await d1.prepare("DELETE FROM admin_login_failures WHERE created_at < ?").bind(minus(now, 2 * WINDOW_MS)).run();
+  const tryId = await recordTry(d1, attempt.client, now);
+  if (tryId === null) throw tooManyRequests(BLOCKED_MESSAGE, "admin_blocked");
+
+  if (keys && !(attempt.member?.nostrPubkey && keys.has(attempt.member.nostrPubkey.toLowerCase()))) {
+    // Not a guess at the PIN: the try does not count.
+    await d1.prepare("DELETE FROM admin_login_failures WHERE id = ?").bind(tryId).run();
+    throw forbidden("Admin sign-in also needs you to be signed in with an administrator's Nostr key.", "admin_key_required");
+  }
+  if (!timingSafeEqual(attempt.pin, pin)) throw unauthorized(INCORRECT_PIN, "incorrect_pin");
+
+  const adminToken = randomHex(32);
+  const expiresAt = new Date(now.getTime() + ADMIN_TOKEN_TTL_MS).toISOString();
+  await d1.batch([
+    d1.prepare("DELETE FROM admin_login_failures WHERE id = ? OR client = ?").bind(tryId, attempt.client),
+    d1.prepare("DELETE FROM admin_sessions WHERE expires_at <= ?").bind(now.toISOString()),
+    d1.prepare("INSERT INTO admin_sessions (token_hash, expires_at, created_at) VALUES (?, ?, ?)").bind(await sha256Hex(adminToken), expiresAt, now.toISOString()),
+  ]);
+  return { adminToken, expiresAt };
+}
+
+/** Whether a token is a live admin session. Other services (the chat room) use this too. */
+export async function isAdminToken(d1: D1Database, token: string, now = new Date()): Promise<boolean> {
+  if (!token || token.length > 200) return false;
+  const row = await d1
+    .prepare("SELECT 1 AS ok FROM admin_sessions WHERE token_hash = ? AND expires_at > ?")
+    .bind(await sha256Hex(token), now.toISOString())
+    .first<{ ok: number }>();
+  return row !== null;
+}
+
+export async function signOutAdmin(d1: D1Database, token: string): Promise<void> {
+  await d1.prepare("DELETE FROM admin_sessions WHERE token_hash = ?").bind(await sha256Hex(token)).run();
+}
+
+/** The resolver `identify(...)` uses to set `c.var.isAdmin`. */
+export const resolveAdminToken = (c: AppContext, token: string) => isAdminToken(c.env.DB, token);

@@ -1,0 +1,13 @@
+// /api/suggestions: the suggestion box (members). The admin reads them under /api/admin/suggestions.
+import { Hono } from "hono";
+import { suggestionSchema } from "../../domain/admin";
+import type { AppEnv } from "../context";
+import { requireMember } from "../auth/middleware";
+import { sendSuggestion } from "../services/suggestions";
+import { parseJson } from "./parse";
+
+export const suggestionRoutes = new Hono<AppEnv>().post("/", async (c) => {
+  const me = requireMember(c);
+  const { suggestion } = await parseJson(c, suggestionSchema);
+  return c.json(await sendSuggestion(c.var.db, me, suggestion), 201);
+});

@@ -1,0 +1,199 @@
+// The administrator's view of the marketplace: stats from the ledger and the gigs table, every gig,
+// and deleting gigs without losing a sat (docs/decisions/001-admin-deletes-refund.md).
+import { and, desc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { refundAmount } from "../../domain/fees";
+import type { GigStatus, GigType } from "../../domain/gig";
+import { where } from "../db/atomic";
+import { gigs, users } from "../db/schema";
+import { AppError, badRequest, notFound } from "../errors";
+import { refundEscrow } from "./escrow";
+import { applyTransition } from "./gig-actions";
+import { gigView, type GigRow, type GigView, type PosterRow } from "./gig-views";
+import type { Deps } from "./deps";
+
+/** `gigs.resolution` of a gig the admin deleted: it is hidden from the admin's lists from then on. */
+export const DELETED_BY_ADMIN = "deleted_by_admin";
+
+/** Gigs with a worker at it (DESIGN.md §4): the stats' activeGigs. Open listings and disputes are counted apart. */
+export const ACTIVE_STATUSES = ["claimed", "in_progress", "needs_revision", "work_submitted"] as const;
+
+export interface AdminStats {
+  /** Sats held in escrow for gigs: Σ of every escrow account of the ledger. */
+  totalEscrow: number;
+  /** The platform's fees account: 2.5 % per side of released gigs, less routing fees paid. */
+  totalRevenue: number;
+  /** Gigs being worked on: claimed, in_progress, needs_revision, work_submitted. */
+  activeGigs: number;
+  /** Funded (or unfunded service) listings waiting for a worker or a hirer. */
+  openGigs: number;
+  completedGigs: number;
+  disputedGigs: number;
+  /** Members whose account is not deleted. */
+  totalUsers: number;
+}
+
+/** Computed from the ledger and the gigs table each time, never from counters that could drift. */
+export async function adminStats(d1: D1Database): Promise<AdminStats> {
+  const [money, counts, people] = await d1.batch<Record<string, number>>([
+    // `account >= 'escrow:' AND account < 'escrow;'` is the prefix range that the account index serves.
+    d1.prepare(
+      `SELECT
+         COALESCE(SUM(CASE WHEN account >= 'escrow:' AND account < 'escrow;' THEN amount END), 0) AS escrow,
+         COALESCE(SUM(CASE WHEN account = 'fees' THEN amount END), 0) AS fees
+       FROM ledger_entries WHERE (account >= 'escrow:' AND account < 'escrow;') OR account = 'fees'`,
+    ),
+    d1.prepare(
+      `SELECT
+         COALESCE(SUM(status IN (${ACTIVE_STATUSES.map((s) => `'${s}'`).join(", ")})), 0) AS active,
+         COALESCE(SUM(status = 'open'), 0) AS open,
+         COALESCE(SUM(status = 'completed'), 0) AS completed,
+         COALESCE(SUM(status = 'disputed'), 0) AS disputed
+       FROM gigs`,
+    ),
+    d1.prepare("SELECT COUNT(*) AS users FROM users WHERE deleted_at IS NULL"),
+  ]);
+  const m = money!.results[0] ?? {};
+  const g = counts!.results[0] ?? {};
+  const u = people!.results[0] ?? {};
+  return {
+    totalEscrow: m.escrow ?? 0,
+    totalRevenue: m.fees ?? 0,
+    activeGigs: g.active ?? 0,
+    openGigs: g.open ?? 0,
+    completedGigs: g.completed ?? 0,
+    disputedGigs: g.disputed ?? 0,
+    totalUsers: u.users ?? 0,
+  };
+}
+
+// ---- Every gig --------------------------------------------------------------------------------
+
+const posterColumns = {
+  id: users.id,
+  username: users.username,
+  displayName: users.displayName,
+  profilePicture: users.profilePicture,
+  completedGigs: users.completedGigs,
+  successfulGigs: users.successfulGigs,
+};
+
+export interface AdminGigQuery {
+  status?: GigStatus;
+  gigType?: GigType;
+  limit: number;
+  cursor?: string;
+}
+
+export type AdminGigView = GigView & { disputedBy: string | null; fundedAt: string | null; cancelledAt: string | null };
+
+function encodeCursor(gig: Pick<GigRow, "createdAt" | "id">): string {
+  return btoa(`${gig.createdAt}|${gig.id}`).replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const [createdAt, id] = atob(cursor).split("|");
+    if (createdAt && id) return { createdAt, id };
+  } catch {
+    /* below */
+  }
+  throw badRequest("Invalid cursor", "invalid_cursor");
+}
+
+const notDeleted = or(isNull(gigs.resolution), ne(gigs.resolution, DELETED_BY_ADMIN))!;
+
+/** Every gig but the deleted ones, pending_payment included, newest first, by keyset. */
+export async function listAdminGigs(deps: Pick<Deps, "db">, query: AdminGigQuery): Promise<{ gigs: AdminGigView[]; nextCursor: string | null }> {
+  const conditions: SQL[] = [notDeleted];
+  if (query.status) conditions.push(eq(gigs.status, query.status));
+  if (query.gigType) conditions.push(eq(gigs.gigType, query.gigType));
+  if (query.cursor) {
+    const c = decodeCursor(query.cursor);
+    conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${c.createdAt}, ${c.id})`);
+  }
+  const rows = await deps.db
+    .select({ gig: gigs, poster: posterColumns })
+    .from(gigs)
+    .innerJoin(users, eq(users.id, gigs.posterId))
+    .where(and(...conditions))
+    .orderBy(desc(gigs.createdAt), desc(gigs.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  return {
+    gigs: page.map(({ gig, poster }) => ({
+      ...gigView(gig, poster as PosterRow, { userId: null, isAdmin: true }),
+      disputedBy: gig.disputedBy,
+      fundedAt: gig.fundedAt,
+      cancelledAt: gig.cancelledAt,
+    })),
+    nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!.gig) : null,
+  };
+}
+
+// ---- Deleting ---------------------------------------------------------------------------------
+
+export interface DeletedGig {
+  id: string;
+  /** Sats on their way back to the hirer, when the escrow was funded. */
+  refund?: { amount: number };
+}
+
+/**
+ * Deletes a gig as the admin: one compare-and-set that cancels it (a completed gig stays completed),
+ * refunds funded escrow to the hirer in full, marks it deleted, resolves its reports and tells the
+ * parties. The refund is paid out right after the commit. An unpaid funding invoice that is paid
+ * later is refunded by markInvoicePaid, because the gig no longer waits for it.
+ */
+export async function deleteGigAsAdmin(deps: Deps, gigId: string): Promise<DeletedGig> {
+  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
+  if (!gig || gig.resolution === DELETED_BY_ADMIN) throw notFound("Gig not found", "gig_not_found");
+
+  const funded = gig.escrowStatus === "funded";
+  const now = new Date().toISOString();
+  const set =
+    gig.status === "completed"
+      ? { resolution: DELETED_BY_ADMIN }
+      : {
+          status: "cancelled",
+          cancelledAt: gig.cancelledAt ?? now,
+          fundingInvoiceId: null,
+          resolution: DELETED_BY_ADMIN,
+          ...(funded ? { escrowStatus: "refunded" } : {}),
+        };
+  const refund = funded ? refundAmount(gig.payment) : 0;
+
+  await applyTransition(deps, gig, null, {
+    set,
+    event: { type: "deleted_by_admin", data: { previousStatus: gig.status, ...(funded ? { refund } : {}) } },
+    rows: (change, won) => {
+      change.update("gig_reports", { status: "resolved" }, where("gig_id = ? AND status <> 'resolved'", gig.id), won);
+      return funded ? [refundEscrow(change, won, gig)] : [];
+    },
+    notify: (g) =>
+      [...new Set([g.posterId, g.hirerId, g.workerId])].map((userId) => ({
+        userId,
+        type: "gig_deleted",
+        title: "Gig Removed",
+        message:
+          funded && userId === g.hirerId
+            ? `"${g.title}" was removed by the platform admin. Your ${refund.toLocaleString("en-US")} sats are being refunded to your Lightning address.`
+            : `"${g.title}" was removed by the platform admin.`,
+      })),
+  });
+  return funded ? { id: gig.id, refund: { amount: refund } } : { id: gig.id };
+}
+
+/** Deletes several gigs, each on its own (one that fails does not stop the others). */
+export async function deleteGigsAsAdmin(deps: Deps, ids: readonly string[]): Promise<{ deleted: DeletedGig[]; failed: { id: string; message: string }[] }> {
+  const deleted: DeletedGig[] = [];
+  const failed: { id: string; message: string }[] = [];
+  for (const id of new Set(ids)) {
+    try {
+      deleted.push(await deleteGigAsAdmin(deps, id));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      failed.push({ id, message: err.message });
+    }
+  }
+  return { deleted, failed };
+}

@@ -1,0 +1,47 @@
+// The suggestion box: members send suggestions (SPEC.md §2, §5); the admin reads them and sets their
+// status (SPEC.md §4 Suggestion).
+import { desc, eq } from "drizzle-orm";
+import type { SuggestionStatus } from "../../domain/admin";
+import type { Db, UserRow } from "../context";
+import { suggestions, users } from "../db/schema";
+import { notFound } from "../errors";
+
+export type SuggestionRow = typeof suggestions.$inferSelect;
+
+export async function sendSuggestion(db: Db, me: UserRow, suggestion: string): Promise<SuggestionRow> {
+  const [row] = await db.insert(suggestions).values({ id: crypto.randomUUID(), userId: me.id, suggestion, status: "pending" }).returning();
+  return row!;
+}
+
+export interface AdminSuggestionView {
+  id: string;
+  suggestion: string;
+  status: string;
+  createdAt: string;
+  userId: string | null;
+  user: { displayName: string | null; username: string | null } | null;
+}
+
+/** The latest suggestions, newest first, with who sent them. */
+export async function listSuggestions(db: Db, limit = 200): Promise<AdminSuggestionView[]> {
+  const rows = await db
+    .select({ s: suggestions, displayName: users.displayName, username: users.username })
+    .from(suggestions)
+    .leftJoin(users, eq(users.id, suggestions.userId))
+    .orderBy(desc(suggestions.createdAt), desc(suggestions.id))
+    .limit(limit);
+  return rows.map(({ s, displayName, username }) => ({
+    id: s.id,
+    suggestion: s.suggestion,
+    status: s.status,
+    createdAt: s.createdAt,
+    userId: s.userId,
+    user: s.userId ? { displayName, username } : null,
+  }));
+}
+
+export async function updateSuggestion(db: Db, id: string, status: SuggestionStatus): Promise<SuggestionRow> {
+  const [row] = await db.update(suggestions).set({ status }).where(eq(suggestions.id, id)).returning();
+  if (!row) throw notFound("Suggestion not found", "suggestion_not_found");
+  return row;
+}
