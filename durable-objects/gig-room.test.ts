@@ -1,11 +1,13 @@
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { signOutAdmin } from "../worker/auth/admin";
 import { makeDeps } from "../worker/composition";
 import { openDb } from "../worker/db/client";
 import { endSession } from "../worker/services/auth";
 import { postAdminChatMessage } from "../worker/services/chat";
 import { api, call, claimedJob, signUp } from "../worker/test/factories";
+import { adminSignIn } from "../worker/test/admin";
 import { joinedSocket, openSocket } from "../worker/test/sockets";
 import { uploadFile } from "../worker/test/uploads";
 
@@ -50,8 +52,7 @@ describe("joining a gig's room", () => {
     expect(await visitor.ask({ type: "auth", sessionToken: "not-a-session" })).toMatchObject({ type: "error", message: expect.stringMatching(/session/) });
     expect(await visitor.ask({ type: "join_gig", gigId })).toMatchObject({ type: "error" });
 
-    // An admin token is not valid until admin sessions exist.
-    expect(await visitor.ask({ type: "auth", adminToken: "anything" })).toEqual({ type: "error", message: "Invalid admin token" });
+    expect(await visitor.ask({ type: "auth", adminToken: "not-an-admin-token" })).toEqual({ type: "error", message: "Invalid admin token" });
     expect(await history(gigId, hirer.token)).toEqual([]);
     socket!.close();
     visitor.close();
@@ -230,6 +231,32 @@ describe("admin messages", () => {
     await expect(postAdminChatMessage(deps, crypto.randomUUID(), "hello")).rejects.toThrow(/Gig not found/);
     hirerSocket.close();
     workerSocket.close();
+  });
+});
+
+describe("the admin in the room", () => {
+  it("joins any gig with an admin token, posts as ADMIN, and is closed once signed out", async () => {
+    const { hirer, gigId } = await claimedJob();
+    const hirerSocket = await joinedSocket(gigId, hirer);
+    const adminToken = await adminSignIn();
+    const admin = (await openSocket(gigId)).socket!;
+    expect(await admin.ask({ type: "auth", adminToken })).toEqual({ type: "auth_success" });
+    expect(await admin.ask({ type: "join_gig", gigId })).toEqual({ type: "join_success", gigId });
+
+    admin.send({ type: "chat_message", gigId, message: "Admin here." });
+    const seen = await hirerSocket.next();
+    expect(seen.message).toMatchObject({ senderId: "ADMIN", senderType: "admin", sender: { displayName: "Platform Admin" }, message: "Admin here." });
+    expect(await admin.next()).toEqual(seen);
+
+    hirerSocket.send({ type: "chat_message", gigId, message: "Hello admin" });
+    expect((await admin.next()).message).toMatchObject({ senderId: hirer.id, message: "Hello admin" });
+    await hirerSocket.next();
+
+    await signOutAdmin(env.DB, adminToken);
+    expect(await admin.ask({ type: "chat_message", gigId, message: "still admin?" })).toMatchObject({ type: "error", message: expect.stringMatching(/session has ended/) });
+    expect((await admin.waitForClose()).code).toBe(1008);
+    expect((await history(gigId, hirer.token)).map((m) => m.message)).toEqual(["Admin here.", "Hello admin"]);
+    hirerSocket.close();
   });
 });
 

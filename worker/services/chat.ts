@@ -5,6 +5,7 @@ import { ADMIN_SENDER_ID, chatMessageText, type ChatMessageView } from "../../do
 import { isParty } from "../../domain/gig";
 import type { AttachmentRef } from "../../domain/files";
 import type { UserRow } from "../context";
+import { isAdminToken } from "../auth/admin";
 import { AtomicChange, ALWAYS } from "../db/atomic";
 import { attachments, chatMessages, users } from "../db/schema";
 import { badRequest, conflict } from "../errors";
@@ -20,13 +21,9 @@ export type ChatSender = { kind: "member"; user: UserRow } | { kind: "admin" };
 
 const ADMIN_SENDER = { username: "admin", displayName: "Platform Admin", profilePicture: null };
 
-/**
- * Whether an admin token may open the chat as the platform admin. Admin sessions (PIN login) come
- * with the admin issue; until then no token is valid, so the `{type:'auth', adminToken}` path answers
- * an error. The room calls this on auth and again on every frame.
- */
-export async function isChatAdminToken(_deps: Pick<Deps, "db" | "env">, _adminToken: string): Promise<boolean> {
-  return false;
+/** Whether an admin token may open the chat as the platform admin; the room asks on auth and on every frame. */
+export async function isChatAdminToken(deps: Pick<Deps, "d1">, adminToken: string): Promise<boolean> {
+  return isAdminToken(deps.d1, adminToken);
 }
 
 /** May this sender be in the gig's room? Parties (hirer, worker, poster) and the admin. */
