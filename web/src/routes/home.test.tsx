@@ -29,10 +29,10 @@ function renderHome(route: string, signedIn = false) {
 }
 
 describe("main page", () => {
-  it("shows Browse, and for visitors the Browse and Post tabs and the login button", () => {
-    mockApi({});
+  it("shows Browse, and for visitors the Browse and Post tabs and the login button", async () => {
+    mockApi({ "GET /api/gigs": () => [] });
     renderHome("/");
-    expect(screen.getByRole("heading", { name: "No gigs available" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "No gigs available" })).toBeInTheDocument();
     const nav = screen.getByRole("navigation", { name: "Main" });
     expect(nav).toHaveTextContent("Browse");
     expect(nav).toHaveTextContent("Post");

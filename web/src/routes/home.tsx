@@ -6,6 +6,7 @@ import { useAuth } from "../features/auth/auth-context";
 import { LoginRequiredCard } from "../features/auth/login-required-card";
 import { ActiveGigs } from "../features/gigs/active-gigs";
 import { BrowseGigs } from "../features/gigs/browse-gigs";
+import { GigDialogsProvider } from "../features/gigs/gig-dialogs";
 import { useGigIntent } from "../features/gigs/gig-intent";
 import { PostGig } from "../features/gigs/post-gig";
 import { readMainPageParams, useMainTab } from "../features/layout/main-tab";
@@ -35,6 +36,15 @@ function MembersOnly({ action, children }: { action: string; children: React.Rea
 
 export function HomeRoute() {
   useMainPageParams();
+  // Every tab opens the same gig modals (details, manage, payment, chat).
+  return (
+    <GigDialogsProvider>
+      <MainTabContent />
+    </GigDialogsProvider>
+  );
+}
+
+function MainTabContent() {
   const tab = useMainTab() ?? "browse";
   switch (tab) {
     case "browse":

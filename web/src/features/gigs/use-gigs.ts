@@ -1,11 +1,16 @@
-import { useQuery } from "@tanstack/react-query";
-import { apiJson } from "../../lib/api";
-import type { Gig } from "./types";
+// Query hooks of the gigs area. Keys start with the request path (SPEC.md §7), so invalidating
+// gigKeys.all() refreshes every list, every gig and its interest messages after an action.
+import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { apiJson, apiRequest } from "../../lib/api";
+import { useAuth } from "../auth/auth-context";
+import { browseParams, type BrowseFilters } from "./browse-query";
+import type { Gig, InterestMessage } from "./types";
 
 export const gigKeys = {
   all: () => ["/api/gigs"] as const,
   list: (filters: Record<string, string>) => ["/api/gigs", filters] as const,
   detail: (id: string) => ["/api/gigs", id] as const,
+  interest: (id: string) => ["/api/gigs", id, "pre-claim-messages"] as const,
 };
 
 /** A gig list answer: an array, or a keyset page ({gigs|items, nextCursor}, DESIGN.md §8). */
@@ -21,6 +26,7 @@ export function gigsFromAnswer(answer: unknown): Gig[] {
 
 /** The gigs a user posted: hirer of a job_request, or worker of a service_offering (SPEC.md §7). */
 export function isPostedBy(gig: Gig, userId: string): boolean {
+  if (gig.posterId) return gig.posterId === userId;
   return gig.gigType === "service_offering" ? gig.workerId === userId : gig.hirerId === userId;
 }
 
@@ -38,5 +44,93 @@ export function usePostedGigs(userId: string | undefined) {
       }
     },
     enabled: !!userId,
+  });
+}
+
+export interface GigPage {
+  gigs: Gig[];
+  /** The next page's cursor (the X-Next-Cursor header), null on the last page. */
+  nextCursor: string | null;
+}
+
+export async function fetchGigPage(params: Record<string, string>, cursor?: string | null): Promise<GigPage> {
+  const query = new URLSearchParams(params);
+  if (cursor) query.set("cursor", cursor);
+  const res = await apiRequest("GET", `/api/gigs?${query.toString()}`);
+  const text = await res.text();
+  return { gigs: gigsFromAnswer(text ? JSON.parse(text) : []), nextCursor: res.headers.get("X-Next-Cursor") || null };
+}
+
+/** Open gigs for the Browse tab, a page at a time ("Load more"). */
+export function useBrowseGigs(filters: BrowseFilters) {
+  const params = browseParams(filters);
+  return useInfiniteQuery({
+    queryKey: gigKeys.list(params),
+    queryFn: ({ pageParam }) => fetchGigPage(params, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+/** Pages read for the Active tab at most (100 gigs a page): far more than one member takes part in. */
+const MY_GIGS_MAX_PAGES = 10;
+
+/** Every gig the member takes part in (participant=me, DESIGN.md §8), not every gig of the site. */
+export function useMyGigs() {
+  const { user } = useAuth();
+  const params = { participant: "me", limit: "100" };
+  return useQuery({
+    queryKey: [...gigKeys.list(params), user?.id ?? ""],
+    queryFn: async () => {
+      const gigs: Gig[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < MY_GIGS_MAX_PAGES; page++) {
+        const answer: GigPage = await fetchGigPage(params, cursor);
+        gigs.push(...answer.gigs);
+        cursor = answer.nextCursor;
+        if (!cursor) break;
+      }
+      return gigs;
+    },
+    enabled: !!user,
+    // Gigs move on while the member is away (a payment lands, a worker submits): ask again on each visit.
+    refetchOnMount: "always",
+  });
+}
+
+/** A gig seen in any list already in the cache: the details modal shows it while its own read runs. */
+export function findCachedGig(queryClient: QueryClient, id: string): Gig | undefined {
+  for (const [, data] of queryClient.getQueriesData<unknown>({ queryKey: gigKeys.all() })) {
+    const candidates: unknown[] = Array.isArray(data)
+      ? data
+      : data && typeof data === "object" && "pages" in data
+        ? (data as { pages: GigPage[] }).pages.flatMap((p) => p.gigs)
+        : [data];
+    const found = candidates.find((g): g is Gig => !!g && typeof g === "object" && (g as Gig).id === id && "title" in (g as Gig));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** One gig (GET /api/gigs/{id}), read afresh whenever its modal opens. */
+export function useGig(id: string | null, options: { refetchInterval?: number | false } = {}) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: gigKeys.detail(id ?? ""),
+    queryFn: () => apiJson<Gig>("GET", `/api/gigs/${encodeURIComponent(id!)}`),
+    enabled: !!id,
+    refetchOnMount: "always",
+    placeholderData: () => (id ? findCachedGig(queryClient, id) : undefined),
+    refetchInterval: options.refetchInterval,
+  });
+}
+
+/** Interest messages of an open gig: the owner sees all, anyone else only their own. */
+export function useInterestMessages(gigId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: gigKeys.interest(gigId),
+    queryFn: () => apiJson<InterestMessage[]>("GET", `/api/gigs/${encodeURIComponent(gigId)}/pre-claim-messages`),
+    enabled,
+    refetchOnMount: "always",
   });
 }

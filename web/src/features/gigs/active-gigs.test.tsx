@@ -1,0 +1,97 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useEffect } from "react";
+import { describe, expect, it } from "vitest";
+import { makeUser } from "../../test/factories";
+import { mockApi } from "../../test/mock-api";
+import { renderWithApp } from "../../test/render";
+import { ActiveGigs } from "./active-gigs";
+import { gigPageResponse, makeGig } from "./gig-factories";
+import { GigDialogsProvider } from "./gig-dialogs";
+import { useGigIntent } from "./gig-intent";
+import type { Gig } from "./types";
+
+const ME = "me";
+
+function IntentProbe() {
+  const { intent } = useGigIntent();
+  return <output data-testid="intent">{intent ? `${intent.gigId} chat=${intent.openChat}` : "none"}</output>;
+}
+
+function DeepLink({ gigId }: { gigId: string }) {
+  const { openGig } = useGigIntent();
+  useEffect(() => openGig({ gigId, openChat: false }), [gigId, openGig]);
+  return null;
+}
+
+function renderActive(gigs: Gig[], extra?: React.ReactNode, routes: Parameters<typeof mockApi>[0] = {}) {
+  const api = mockApi({ "GET /api/gigs": () => gigPageResponse(gigs), ...routes });
+  renderWithApp(
+    <GigDialogsProvider>
+      <ActiveGigs />
+      <IntentProbe />
+      {extra}
+    </GigDialogsProvider>,
+    { user: makeUser({ id: ME }) },
+  );
+  return { api, user: userEvent.setup() };
+}
+
+describe("Active tab", () => {
+  const claimedByMe = makeGig({ id: "g-claimed", title: "Logo I claimed", status: "in_progress", posterId: "h", hirerId: "h", workerId: ME, totalCharge: 5_125, payment: 5_000 });
+  const myFundedOpen = makeGig({ id: "g-open", title: "My open job", status: "open", posterId: ME, hirerId: ME, escrowStatus: "funded", totalCharge: 10_250 });
+  const myDone = makeGig({ id: "g-done", title: "My finished job", status: "completed", posterId: ME, hirerId: ME, workerId: "w", escrowStatus: "released" });
+
+  it("shows three skeletons, then reads only the member's gigs (participant=me)", async () => {
+    const { api } = renderActive([claimedByMe, myFundedOpen, myDone]);
+    expect(screen.getAllByTestId("gig-card-skeleton")).toHaveLength(3);
+    await screen.findByText("Logo I claimed");
+    expect(Object.fromEntries(api.callsTo("GET", "/api/gigs")[0]!.query)).toEqual({ participant: "me", limit: "100" });
+  });
+
+  it("counts active gigs, sats in escrow and completed gigs", async () => {
+    renderActive([claimedByMe, myFundedOpen, myDone]);
+    await screen.findByText("Logo I claimed");
+    const stat = (label: string) => screen.getByText(label, { selector: "dt" }).nextElementSibling;
+    expect(stat("Active Gigs")).toHaveTextContent("1");
+    // Both funded gigs: 10,250 + 5,125.
+    expect(stat("In Escrow")).toHaveTextContent("15,375 sats");
+    expect(stat("Completed")).toHaveTextContent("1");
+  });
+
+  it("lists gigs in progress with Open Chat and View Details, and My Gigs with Manage", async () => {
+    const { user } = renderActive([claimedByMe, myFundedOpen, myDone]);
+    const card = (await screen.findByText("Logo I claimed")).closest("article")!;
+    expect(within(card).getByText("You Claimed")).toBeInTheDocument();
+    await user.click(within(card).getByRole("button", { name: "Open Chat: Logo I claimed" }));
+    expect(screen.getByTestId("intent")).toHaveTextContent("g-claimed chat=true");
+
+    const myGigs = screen.getByRole("heading", { name: "My Gigs" }).parentElement!;
+    expect(within(myGigs).getByText("My open job")).toBeInTheDocument();
+    expect(within(myGigs).getByText("My finished job")).toBeInTheDocument();
+    expect(within(myGigs).queryByText("Logo I claimed")).not.toBeInTheDocument();
+    expect(within(myGigs).getByRole("button", { name: "Manage: My open job" })).toBeInTheDocument();
+    // Nothing left to manage on a completed gig.
+    expect(within(myGigs).queryByRole("button", { name: "Manage: My finished job" })).not.toBeInTheDocument();
+  });
+
+  it("opens the gig management modal", async () => {
+    const { user } = renderActive([myFundedOpen], null, { "GET /api/gigs/g-open": () => myFundedOpen });
+    await user.click(await screen.findByRole("button", { name: "Manage: My open job" }));
+    const dialog = await screen.findByRole("dialog", { name: "Manage Gig" }, { timeout: 5000 });
+    expect(await within(dialog).findByLabelText("Title")).toHaveValue("My open job");
+    expect(within(dialog).getByRole("button", { name: "Save Changes" })).toBeDisabled();
+    expect(within(dialog).queryByLabelText("Budget (sats)")).not.toBeInTheDocument();
+  });
+
+  it("opens the gig a deep link asks for (tab=active&gigId=…)", async () => {
+    renderActive([claimedByMe], <DeepLink gigId="g-claimed" />, { "GET /api/gigs/g-claimed": () => claimedByMe });
+    expect(await screen.findByRole("dialog", { name: "Logo I claimed" }, { timeout: 5000 })).toBeInTheDocument();
+  });
+
+  it("says so when there is nothing yet", async () => {
+    renderActive([]);
+    expect(await screen.findByRole("heading", { name: "No active gigs yet" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "You have not posted any gigs yet" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,132 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { makeUser } from "../../test/factories";
+import { mockApi } from "../../test/mock-api";
+import { findToast, renderWithApp } from "../../test/render";
+import { GigCard } from "./gig-card";
+import { makeGig } from "./gig-factories";
+
+const NOW = Date.parse("2026-11-22T12:00:00Z");
+
+function renderCard(gig = makeGig(), userId?: string) {
+  const onOpen = vi.fn();
+  const result = renderWithApp(<GigCard gig={gig} onOpen={onOpen} now={NOW} />, { user: userId ? makeUser({ id: userId }) : undefined });
+  return { ...result, onOpen, card: screen.getByTestId("gig-card") };
+}
+
+describe("gig card", () => {
+  it("shows the short id, title, description, category, payment, age, time left, poster and reputation", () => {
+    mockApi({});
+    const gig = makeGig({
+      id: "12345678-aaaa-4bbb-8ccc-000000000000",
+      title: "Logo for a podcast",
+      payment: 123_456,
+      createdAt: "2026-11-20T11:00:00Z",
+      deadline: "2026-11-24T18:00:00Z",
+      poster: { username: "npub1paula", displayName: "Paula", profilePicture: null, completedGigs: 4, successRate: 75 },
+    });
+    const { card } = renderCard(gig);
+    expect(card).toHaveTextContent("12345678");
+    expect(card).not.toHaveTextContent("12345678-aaaa");
+    expect(within(card).getByRole("button", { name: "Logo for a podcast" })).toBeInTheDocument();
+    expect(card).toHaveTextContent("Development");
+    expect(card).toHaveTextContent("123,456 sats");
+    expect(card).toHaveTextContent("2 days ago");
+    // 2 days 6 hours left, rounded up.
+    expect(card).toHaveTextContent("3 days left");
+    expect(within(card).getByRole("link", { name: /Paula/ })).toHaveAttribute("href", "/user/npub1paula");
+    expect(card).toHaveTextContent("4/75%");
+    expect(card).toHaveTextContent("Available");
+  });
+
+  it("shows the timeframe without a deadline, hours for a young gig, and N/A for a poster with no completed gigs", () => {
+    mockApi({});
+    const gig = makeGig({
+      timeframe: 5,
+      deadline: null,
+      createdAt: "2026-11-22T07:00:00Z",
+      poster: { username: "npub1new", displayName: null, profilePicture: null, completedGigs: 0, successRate: 100 },
+    });
+    const { card } = renderCard(gig);
+    expect(card).toHaveTextContent("5 days left");
+    expect(card).toHaveTextContent("5 hours ago");
+    expect(card).toHaveTextContent("N/A");
+    expect(card).not.toHaveTextContent("100%");
+  });
+
+  it("shows a disputed gig as Under Review and an unknown status as raw text", () => {
+    mockApi({});
+    const { unmount } = renderCard(makeGig({ status: "disputed" }));
+    expect(screen.getByTestId("gig-card")).toHaveTextContent("Under Review");
+    unmount();
+    renderCard(makeGig({ status: "on_hold_by_admin" }));
+    expect(screen.getByTestId("gig-card")).toHaveTextContent("on_hold_by_admin");
+  });
+
+  it("marks the gig the viewer claimed: accent label and a 60% In Progress bar, then 100% Submitted", () => {
+    mockApi({});
+    const claimed = makeGig({ status: "claimed", workerId: "me", hirerId: "poster-1" });
+    const { unmount } = renderCard(claimed, "me");
+    expect(screen.getByText("You Claimed")).toBeInTheDocument();
+    const bar = screen.getByRole("progressbar", { name: "In Progress" });
+    expect(bar).toHaveAttribute("aria-valuenow", "60");
+    expect(bar.firstElementChild).toHaveStyle({ width: "60%" });
+    unmount();
+
+    renderCard(makeGig({ status: "work_submitted", workerId: "me" }), "me");
+    const submitted = screen.getByRole("progressbar", { name: "Submitted" });
+    expect(submitted).toHaveAttribute("aria-valuenow", "100");
+    expect(submitted.firstElementChild).toHaveStyle({ width: "100%" });
+  });
+
+  it("does not mark gigs someone else claimed, nor the owner's own service offering", () => {
+    mockApi({});
+    const { unmount } = renderCard(makeGig({ status: "claimed", workerId: "someone-else" }), "me");
+    expect(screen.queryByText("You Claimed")).not.toBeInTheDocument();
+    unmount();
+    renderCard(makeGig({ gigType: "service_offering", status: "in_progress", posterId: "me", workerId: "me", hirerId: "h" }), "me");
+    expect(screen.queryByText("You Claimed")).not.toBeInTheDocument();
+    expect(screen.queryByRole("progressbar")).not.toBeInTheDocument();
+  });
+
+  it("fades a completed gig", () => {
+    mockApi({});
+    const { card } = renderCard(makeGig({ status: "completed" }));
+    expect(card.className).toContain("opacity-60");
+  });
+
+  it("opens the gig when clicked", async () => {
+    mockApi({});
+    const gig = makeGig({ title: "Open me" });
+    const { onOpen } = renderCard(gig);
+    await userEvent.setup().click(screen.getByRole("button", { name: "Open me" }));
+    expect(onOpen).toHaveBeenCalledWith(gig);
+  });
+
+  it("hides Report Gig from the gig's owner and shows it to others", () => {
+    mockApi({});
+    const { unmount } = renderCard(makeGig({ posterId: "me", hirerId: "me" }), "me");
+    expect(screen.queryByRole("button", { name: /Report Gig/ })).not.toBeInTheDocument();
+    unmount();
+    renderCard(makeGig({ posterId: "someone" }), "me");
+    expect(screen.getByRole("button", { name: /Report Gig/ })).toBeInTheDocument();
+  });
+
+  it("reports a gig with a reason and optional details", async () => {
+    const api = mockApi({ "POST /api/gig-reports": () => ({ id: "r1" }) });
+    const gig = makeGig({ posterId: "someone" });
+    renderCard(gig, "me");
+    const user = userEvent.setup();
+    await user.click(screen.getByRole("button", { name: /Report Gig/ }));
+    const dialog = await screen.findByRole("dialog", { name: "Report Gig" }, { timeout: 5000 });
+    const submit = within(dialog).getByRole("button", { name: "Submit Report" });
+    expect(submit).toBeDisabled();
+    await user.click(within(dialog).getByRole("radio", { name: /Spam or excessive advertising/ }));
+    await user.type(within(dialog).getByLabelText("Details (optional)"), "Same ad posted ten times");
+    await user.click(submit);
+    expect(await findToast("Report Submitted")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gig-reports")[0]!.body).toEqual({ gigId: gig.id, reason: "spam", details: "Same ad posted ten times" });
+    expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,191 @@
+// A gig on the Browse and Active tabs (SPEC.md §2 Gig card). The whole card opens the gig (its title is
+// the button, stretched over the card); the poster link, the report button and any footer sit above it.
+import { lazy, Suspense, useState, type ReactNode } from "react";
+import { Link } from "react-router";
+import { Badge } from "../../components/ui/badge";
+import { AlertIcon, StarIcon } from "../../components/ui/icons";
+import { cn } from "../../lib/cn";
+import { daysRemaining, formatSats, shortId, shorten, timeAgo } from "../../lib/format";
+import { useAuth } from "../auth/auth-context";
+import { useLoginDialog } from "../auth/login-dialog-context";
+import { GigStatusBadge, GigTypeBadge } from "./gig-status";
+import { ownerIdOf, type Gig } from "./types";
+
+const ReportGigDialog = lazy(() => import("./report-gig-dialog").then((m) => ({ default: m.ReportGigDialog })));
+
+/** The claiming worker's progress (SPEC.md §2): claimed 60% "In Progress", submitted 100% "Submitted". */
+export function claimProgress(status: string): { percent: number; label: string } | null {
+  switch (status) {
+    case "claimed":
+    case "in_progress":
+    case "needs_revision":
+      return { percent: 60, label: "In Progress" };
+    case "work_submitted":
+    case "submitted":
+      return { percent: 100, label: "Submitted" };
+    default:
+      return null;
+  }
+}
+
+/** The worker who claimed this gig (not the owner of a service offering, who is its worker from the start). */
+export function isClaimedBy(gig: Gig, userId: string | null | undefined): boolean {
+  return !!userId && gig.workerId === userId && ownerIdOf(gig) !== userId;
+}
+
+/** completedGigs/successRate%, or N/A when the poster has completed none (SPEC.md §2). */
+export function posterReputation(poster: Gig["poster"]): string {
+  if (!poster || !(poster.completedGigs > 0)) return "N/A";
+  return `${poster.completedGigs}/${poster.successRate}%`;
+}
+
+export function GigCard({
+  gig,
+  onOpen,
+  footer,
+  now = Date.now(),
+}: {
+  gig: Gig;
+  onOpen: (gig: Gig) => void;
+  /** Extra actions under the card (the Active tab's Open Chat and View Details). */
+  footer?: ReactNode;
+  now?: number;
+}) {
+  const { user } = useAuth();
+  const { openLogin } = useLoginDialog();
+  const [reportOpen, setReportOpen] = useState(false);
+  const claimedByMe = isClaimedBy(gig, user?.id);
+  const progress = claimedByMe ? claimProgress(gig.status) : null;
+  const isOwner = !!user && ownerIdOf(gig) === user.id;
+  const left = daysRemaining(gig.deadline, gig.timeframe, now);
+  const poster = gig.poster;
+  const posterName = poster ? poster.displayName || shorten(poster.username, true) : null;
+  const reputation = posterReputation(poster);
+
+  return (
+    <article
+      data-testid="gig-card"
+      className={cn(
+        "relative flex flex-1 flex-col gap-3 rounded-xl border bg-white p-4 shadow-sm transition hover:shadow-md",
+        claimedByMe ? "border-brand-400 ring-1 ring-brand-300" : "border-stone-200 hover:border-brand-300",
+        gig.status === "completed" && "opacity-60",
+      )}
+    >
+      <div className="flex items-start justify-between gap-2">
+        <div className="flex flex-wrap items-center gap-1.5">
+          <GigTypeBadge gigType={gig.gigType} />
+          <GigStatusBadge status={gig.status} />
+          {claimedByMe && <Badge variant="brand" className="bg-brand-500 text-white">You Claimed</Badge>}
+        </div>
+        <span className="shrink-0 font-mono text-xs text-stone-500" title="Gig ID">
+          <span className="sr-only">Gig ID </span>
+          {shortId(gig.id)}
+        </span>
+      </div>
+
+      <div className="flex flex-col gap-1">
+        <h3 className="text-base leading-snug font-semibold text-stone-900">
+          <button
+            type="button"
+            onClick={() => onOpen(gig)}
+            className="cursor-pointer text-left break-words after:absolute after:inset-0 after:rounded-xl after:content-[''] hover:text-brand-700 focus-visible:outline-none focus-visible:after:ring-2 focus-visible:after:ring-brand-500"
+          >
+            {gig.title}
+          </button>
+        </h3>
+        <p className="line-clamp-2 text-sm break-words text-stone-600">{gig.description}</p>
+      </div>
+
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-stone-500">
+        <span className="rounded-md bg-stone-100 px-2 py-0.5 text-stone-700">{gig.category}</span>
+        <span aria-hidden="true">·</span>
+        <span>{timeAgo(gig.createdAt, now)}</span>
+      </div>
+
+      {progress && (
+        <div className="flex flex-col gap-1">
+          <div className="flex justify-between text-xs font-medium text-brand-800">
+            <span>{progress.label}</span>
+            <span aria-hidden="true">{progress.percent}%</span>
+          </div>
+          <div
+            role="progressbar"
+            aria-label={progress.label}
+            aria-valuenow={progress.percent}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            className="h-1.5 overflow-hidden rounded-full bg-brand-100"
+          >
+            <div className="h-full rounded-full bg-brand-500" style={{ width: `${progress.percent}%` }} />
+          </div>
+        </div>
+      )}
+
+      <div className="mt-auto flex flex-wrap items-baseline justify-between gap-2">
+        <span className="text-lg font-bold text-brand-700">{formatSats(gig.payment)}</span>
+        <span className="text-sm text-stone-500">
+          {left} {left === 1 ? "day" : "days"} left
+        </span>
+      </div>
+
+      <div className="flex items-center justify-between gap-2 border-t border-stone-100 pt-3 text-sm">
+        <div className="flex min-w-0 items-center gap-2">
+          {poster && (
+            <Link
+              to={`/user/${encodeURIComponent(poster.username)}`}
+              className="relative z-10 min-w-0 truncate font-medium text-stone-700 hover:text-brand-700 hover:underline"
+            >
+              <span className="sr-only">Posted by </span>
+              {posterName}
+            </Link>
+          )}
+          <span
+            className="relative z-10 inline-flex shrink-0 items-center gap-1 text-xs text-stone-500"
+            title="Completed gigs / success rate"
+          >
+            <StarIcon size={12} className={reputation === "N/A" ? "text-stone-300" : "text-amber-500"} />
+            <span className="sr-only">Reputation </span>
+            {reputation}
+          </span>
+        </div>
+        {!isOwner && (
+          <button
+            type="button"
+            onClick={() => (user ? setReportOpen(true) : openLogin())}
+            className="relative z-10 inline-flex shrink-0 cursor-pointer items-center gap-1 rounded-md px-1.5 py-1 text-xs text-stone-500 hover:bg-red-50 hover:text-red-700"
+          >
+            <AlertIcon size={12} />
+            Report Gig
+          </button>
+        )}
+      </div>
+
+      {footer && <div className="relative z-10 flex flex-wrap gap-2">{footer}</div>}
+
+      {reportOpen && (
+        <Suspense fallback={null}>
+          <ReportGigDialog gig={gig} open={reportOpen} onOpenChange={setReportOpen} />
+        </Suspense>
+      )}
+    </article>
+  );
+}
+
+/** A card-shaped placeholder while gigs load. */
+export function GigCardSkeleton() {
+  return (
+    <div aria-hidden="true" data-testid="gig-card-skeleton" className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
+      <div className="flex gap-2">
+        <div className="h-5 w-20 animate-pulse rounded-full bg-stone-200" />
+        <div className="h-5 w-16 animate-pulse rounded-full bg-stone-200" />
+      </div>
+      <div className="h-5 w-3/4 animate-pulse rounded bg-stone-200" />
+      <div className="h-4 w-full animate-pulse rounded bg-stone-100" />
+      <div className="h-4 w-5/6 animate-pulse rounded bg-stone-100" />
+      <div className="mt-2 flex justify-between">
+        <div className="h-6 w-24 animate-pulse rounded bg-stone-200" />
+        <div className="h-4 w-16 animate-pulse rounded bg-stone-100" />
+      </div>
+    </div>
+  );
+}

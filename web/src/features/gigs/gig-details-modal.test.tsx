@@ -1,0 +1,268 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useEffect } from "react";
+import { describe, expect, it, vi } from "vitest";
+import { makeUser } from "../../test/factories";
+import { apiError, mockApi } from "../../test/mock-api";
+import { findToast, renderWithApp } from "../../test/render";
+import { makeGig, makeInterest } from "./gig-factories";
+import { GigDialogsProvider, useGigDialogs } from "./gig-dialogs";
+import type { Gig, InterestMessage } from "./types";
+
+function OpenDetails({ gigId }: { gigId: string }) {
+  const { openDetails } = useGigDialogs();
+  useEffect(() => openDetails(gigId), [gigId, openDetails]);
+  return null;
+}
+
+/** Opens the details modal of `gig` as `userId` (a visitor without one), with extra API routes. */
+async function renderDetails(gig: Gig, userId?: string, routes: Parameters<typeof mockApi>[0] = {}, interest: InterestMessage[] = []) {
+  const api = mockApi({
+    "GET /api/config": () => ({ aliasDomain: "gigstr.test", lightningBackend: "dev", platformFeePercent: 2.5 }),
+    [`GET /api/gigs/${gig.id}`]: () => gig,
+    [`GET /api/gigs/${gig.id}/pre-claim-messages`]: () => interest,
+    ...routes,
+  });
+  renderWithApp(
+    <GigDialogsProvider>
+      <OpenDetails gigId={gig.id} />
+    </GigDialogsProvider>,
+    { user: userId ? makeUser({ id: userId, lightningAddress: "me@wallet.test" }) : undefined },
+  );
+  const dialog = await screen.findByRole("dialog", { name: gig.title }, { timeout: 5000 });
+  return { api, dialog, user: userEvent.setup() };
+}
+
+const job = (over: Partial<Gig> = {}) => makeGig({ id: "gig-1", title: "Bakery website", posterId: "hirer", hirerId: "hirer", ...over });
+
+describe("gig details modal", () => {
+  it("shows the gig: short id to copy, poster, status, payment, timeframe, dates, description, category, escrow, stepper", async () => {
+    const gig = job({ id: "abcdef12-3456-4789-8abc-def012345678", createdAt: "2026-11-20T10:00:00Z", timeframe: 5 });
+    const { dialog } = await renderDetails(gig);
+    expect(dialog).toHaveTextContent("abcdef12");
+    expect(dialog).not.toHaveTextContent("abcdef12-3456");
+    expect(within(dialog).getByRole("button", { name: "Copy gig ID" })).toBeInTheDocument();
+    expect(within(dialog).getByRole("link", { name: "Paula Poster" })).toHaveAttribute("href", "/user/npub1posterxyz");
+    expect(dialog).toHaveTextContent("Available");
+    expect(dialog).toHaveTextContent("10,000 sats");
+    expect(dialog).toHaveTextContent("5 days");
+    expect(dialog).toHaveTextContent("Nov 20, 2026");
+    expect(dialog).toHaveTextContent("Development");
+    expect(dialog).toHaveTextContent(gig.description);
+    expect(dialog).toHaveTextContent("10,250 sats is held in escrow");
+    expect(dialog).toHaveTextContent("Set when claimed");
+    expect(dialog).toHaveTextContent("Not started");
+    const steps = within(within(dialog).getByRole("list", { name: "Progress" })).getAllByRole("listitem");
+    expect(steps.map((s) => s.textContent?.replace(/\d|\(.*\)/g, "").trim())).toEqual([
+      "Posted",
+      "Worker Claimed",
+      "In Progress",
+      "Work Submitted",
+      "Approved & Paid",
+    ]);
+    expect(steps[0]).toHaveAttribute("aria-current", "step");
+  });
+
+  it("copies the gig id", async () => {
+    const gig = job();
+    const { dialog, user } = await renderDetails(gig);
+    await user.click(within(dialog).getByRole("button", { name: "Copy gig ID" }));
+    expect(await navigator.clipboard.readText()).toBe(gig.id);
+    expect(await findToast("Gig ID copied to clipboard")).toBeInTheDocument();
+  });
+
+  it("tells a visitor to log in to claim", async () => {
+    const { dialog, user, api } = await renderDetails(job());
+    await user.click(within(dialog).getByRole("button", { name: "Claim Gig" }));
+    expect(await findToast("Login Required")).toBeInTheDocument();
+    expect(await findToast("Please login to claim gigs.")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/claim")).toHaveLength(0);
+  });
+
+  it("lets a member send one interest message; claiming stays locked until it is approved and enabled", async () => {
+    const sent = makeInterest({ senderId: "member", message: "I bake and code." });
+    const { dialog, user, api } = await renderDetails(job(), "member", { "POST /api/gigs/gig-1/pre-claim-messages": () => new Response(JSON.stringify(sent), { status: 201 }) });
+    expect(await within(dialog).findByLabelText("Express interest")).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Claim Gig" })).toBeDisabled();
+    expect(within(dialog).queryByRole("button", { name: /Manage|Cancel Gig|Start Work/ })).not.toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole("button", { name: "Send Interest" }));
+    expect(await findToast("Message Required")).toBeInTheDocument();
+    expect(await findToast("Please write a message to express your interest.")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/pre-claim-messages")).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText("Express interest"), "  I bake and code.  ");
+    await user.click(within(dialog).getByRole("button", { name: "Send Interest" }));
+    expect(await findToast("Interest Sent!")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/pre-claim-messages")[0]!.body).toEqual({ message: "I bake and code." });
+  });
+
+  it("shows where the member's message stands and enables Claim once approved with claim enabled", async () => {
+    const mine = makeInterest({ senderId: "member", status: "approved", claimEnabled: true });
+    const claimed = job({ status: "claimed", workerId: "member" });
+    const { dialog, user, api } = await renderDetails(job(), "member", { "POST /api/gigs/gig-1/claim": () => ({ gig: claimed, paymentRequest: null, totalCharge: 10_250 }) }, [mine]);
+    expect(await within(dialog).findByText("Your interest message")).toBeInTheDocument();
+    expect(dialog).toHaveTextContent("Approved");
+    const claim = within(dialog).getByRole("button", { name: "Claim Gig" });
+    expect(claim).toBeEnabled();
+    await user.click(claim);
+    expect(await findToast("Gig Claimed")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/claim")).toHaveLength(1);
+  });
+
+  it("hires a service offering into the payment modal", async () => {
+    const offer = makeGig({ id: "gig-s", title: "Logo design", gigType: "service_offering", posterId: "worker", workerId: "worker", hirerId: null, escrowStatus: "pending" });
+    const hired = { ...offer, status: "pending_payment", hirerId: "member" };
+    const mine = makeInterest({ gigId: "gig-s", senderId: "member", status: "approved", claimEnabled: true });
+    const { dialog, user } = await renderDetails(
+      offer,
+      "member",
+      { "POST /api/gigs/gig-s/claim": () => ({ gig: hired, paymentRequest: "lnbcrt1devinvoice", totalCharge: 10_250 }) },
+      [mine],
+    );
+    await user.click(await within(dialog).findByRole("button", { name: "Hire for 10,250 sats" }));
+    expect(await screen.findByRole("dialog", { name: /Fund Escrow/ })).toBeInTheDocument();
+    expect(screen.queryByRole("dialog", { name: "Logo design" })).not.toBeInTheDocument();
+  });
+
+  it("lets the owner approve, reject and enable claiming of interest messages, and manage or cancel", async () => {
+    const pending = makeInterest({ id: "m-1", senderId: "a", sender: { username: "npub1a", displayName: "Ann", profilePicture: null } });
+    const approved = makeInterest({ id: "m-2", senderId: "b", status: "approved", sender: { username: "npub1b", displayName: "Ben", profilePicture: null } });
+    const { dialog, user, api } = await renderDetails(
+      job(),
+      "hirer",
+      {
+        "PATCH /api/pre-claim-messages/m-1/approve": () => ({ ...pending, status: "approved" }),
+        "PATCH /api/pre-claim-messages/m-2/enable-claim": () => apiError(409, "The gig changed", "stale_interest"),
+      },
+      [pending, approved],
+    );
+    expect(await within(dialog).findByText("Interest messages")).toBeInTheDocument();
+    expect(within(dialog).queryByRole("button", { name: "Claim Gig" })).not.toBeInTheDocument();
+    expect(within(dialog).queryByLabelText("Express interest")).not.toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Manage" })).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Cancel Gig" })).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Reject Ann" })).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole("button", { name: "Approve Ann" }));
+    expect(await findToast("Interest Approved")).toBeInTheDocument();
+    expect(api.callsTo("PATCH", "/api/pre-claim-messages/m-1/approve")).toHaveLength(1);
+
+    await user.click(within(dialog).getByRole("button", { name: "Enable Claim for Ben" }));
+    expect(await findToast("Failed to Enable Claim")).toBeInTheDocument();
+    expect(await findToast("The gig changed")).toBeInTheDocument();
+  });
+
+  it("lets the claiming worker start work, chat and cancel", async () => {
+    const claimed = job({ status: "claimed", workerId: "worker", deadline: new Date(Date.now() + 2 * 86_400_000 + 3_600_000 * 5.5).toISOString() });
+    const { dialog, user, api } = await renderDetails(claimed, "worker", { "POST /api/gigs/gig-1/start-work": () => ({ success: true }) });
+    expect(dialog).toHaveTextContent(/2d 5h/);
+    expect(within(dialog).getByRole("button", { name: "Open Chat" })).toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Cancel Gig" })).toBeInTheDocument();
+    expect(within(dialog).queryByRole("button", { name: "Manage" })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Start Work" }));
+    expect(await findToast("Work Started")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/start-work")).toHaveLength(1);
+  });
+
+  it("shows nothing to do to a member who is not a party of a gig in progress", async () => {
+    const { dialog } = await renderDetails(job({ status: "in_progress", workerId: "worker" }), "stranger");
+    expect(within(dialog).queryAllByRole("button").map((b) => b.textContent)).toEqual(["", ""]); // copy id, close
+  });
+
+  it("needs a text to submit work", async () => {
+    const { dialog, user, api } = await renderDetails(job({ status: "in_progress", workerId: "worker" }), "worker", {
+      "POST /api/gigs/gig-1/submit": () => ({ success: true }),
+    });
+    await user.click(within(dialog).getByRole("button", { name: "Submit Work" }));
+    expect(await findToast("Work submission required")).toBeInTheDocument();
+    expect(await findToast("Please provide details of your completed work.")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/submit")).toHaveLength(0);
+    await user.type(within(dialog).getByLabelText("Submit your work"), "Site is live at bakery.example");
+    await user.click(within(dialog).getByRole("button", { name: "Submit Work" }));
+    expect(await findToast("Work Submitted")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/submit")[0]!.body).toEqual({ workSubmission: "Site is live at bakery.example", attachments: [] });
+  });
+
+  it("lets the hirer approve submitted work, ask for a revision, or raise a dispute with a reason", async () => {
+    const submitted = job({ status: "work_submitted", workerId: "worker", workSubmission: "Done: bakery.example" });
+    const { dialog, user, api } = await renderDetails(submitted, "hirer", {
+      "POST /api/gigs/gig-1/approve": () => ({ success: true }),
+      "POST /api/gigs/gig-1/dispute": () => apiError(409, "You cannot dispute a gig that is Completed", "invalid_state"),
+    });
+    expect(dialog).toHaveTextContent("Done: bakery.example");
+    expect(within(dialog).queryByRole("button", { name: /Cancel Gig/ })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole("button", { name: "Request Revision" })).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole("button", { name: "Raise Dispute" }));
+    const send = within(dialog).getAllByRole("button", { name: "Raise Dispute" }).at(-1)!;
+    expect(send).toBeDisabled();
+    await user.type(within(dialog).getByLabelText("Reason for the dispute"), "   ");
+    expect(send).toBeDisabled();
+    await user.type(within(dialog).getByLabelText("Reason for the dispute"), "Menu page missing");
+    await user.click(send);
+    expect(await findToast("Failed to Raise Dispute")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/dispute")[0]!.body).toEqual({ reason: "Menu page missing" });
+
+    await user.click(within(dialog).getByRole("button", { name: /Approve & Release Payment/ }));
+    expect(await findToast("Work Approved")).toBeInTheDocument();
+    expect(await findToast(/Payment Released: 9,750 sats/)).toBeInTheDocument();
+  });
+
+  it("cancels a funded gig and says what was refunded", async () => {
+    const { dialog, user } = await renderDetails(job({ status: "open" }), "hirer", { "POST /api/gigs/gig-1/cancel": () => ({ success: true, refund: { amount: 10_250 } }) });
+    await user.click(within(dialog).getByRole("button", { name: "Cancel Gig" }));
+    await user.click(within(dialog).getByRole("button", { name: "Yes, Cancel Gig" }));
+    expect(await findToast("Gig Cancelled")).toBeInTheDocument();
+    expect(await findToast(/Refunded: 10,250 sats are being sent to your Lightning address/)).toBeInTheDocument();
+  });
+
+  it("downloads the receipt of a completed gig with the session token", async () => {
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
+    URL.createObjectURL = vi.fn(() => "blob:receipt");
+    URL.revokeObjectURL = vi.fn();
+    let ok = true;
+    const completed = job({ status: "completed", workerId: "worker", escrowStatus: "released" });
+    const { dialog, user, api } = await renderDetails(completed, "worker", {
+      "GET /api/gigs/gig-1/receipt": () => (ok ? new Response("%PDF-1.7", { headers: { "Content-Type": "application/pdf" } }) : apiError(403, "Forbidden")),
+    });
+    await user.click(within(dialog).getByRole("button", { name: "Download Receipt" }));
+    expect(await findToast("Receipt Downloaded")).toBeInTheDocument();
+    expect(api.callsTo("GET", "/api/gigs/gig-1/receipt")[0]!.headers.Authorization).toBe("Bearer test-session-token");
+    expect(HTMLAnchorElement.prototype.click).toHaveBeenCalled();
+
+    ok = false;
+    await user.click(within(dialog).getByRole("button", { name: "Download Receipt" }));
+    expect(await findToast("Download Failed")).toBeInTheDocument();
+    expect(await findToast("Failed to download receipt")).toBeInTheDocument();
+  });
+
+  it("lists the delivered files to the gig's parties", async () => {
+    const submitted = job({ status: "work_submitted", workerId: "worker", submittedAt: new Date().toISOString() });
+    const { dialog } = await renderDetails(submitted, "hirer", {
+      "GET /api/gigs/gig-1/events": () => [
+        { id: "e1", type: "posted", actorId: "hirer", createdAt: submitted.createdAt, attachments: [] },
+        {
+          id: "e2",
+          type: "work_submitted",
+          actorId: "worker",
+          createdAt: submitted.createdAt,
+          attachments: [{ id: "f1", url: "/api/attachments/f1/download", filename: "site.zip", fileSize: 12_288, mimeType: "application/zip" }],
+        },
+      ],
+    });
+    expect(await within(dialog).findByRole("button", { name: "Download site.zip" })).toBeInTheDocument();
+    expect(dialog).toHaveTextContent("12.0 KB");
+  });
+
+  it("says so when the gig cannot be found", async () => {
+    mockApi({ "GET /api/gigs/nope": () => apiError(404, "Gig not found", "gig_not_found") });
+    renderWithApp(
+      <GigDialogsProvider>
+        <OpenDetails gigId="nope" />
+      </GigDialogsProvider>,
+    );
+    expect(await screen.findByRole("dialog", { name: "Gig not found" })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole("status", { name: "Loading gig" })).not.toBeInTheDocument());
+  });
+});

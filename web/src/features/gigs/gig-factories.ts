@@ -1,0 +1,60 @@
+// Test data for the gigs screens (used by the *.test.tsx files next to it).
+import type { Gig, InterestMessage } from "./types";
+
+let counter = 0;
+
+export function makeGig(overrides: Partial<Gig> = {}): Gig {
+  counter += 1;
+  const payment = overrides.payment ?? 10_000;
+  const fee = Math.ceil(payment * 0.025);
+  return {
+    id: `a1b2c3d4-0000-4000-8000-${String(counter).padStart(12, "0")}`,
+    gigType: "job_request",
+    title: `Gig number ${counter}`,
+    description: "Build a small website for a local bakery, with a menu page.",
+    category: "Development",
+    status: "open",
+    payment,
+    budget: payment,
+    platformFee: fee,
+    totalCharge: payment + fee,
+    timeframe: 7,
+    deadline: null,
+    createdAt: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+    claimedAt: null,
+    submittedAt: null,
+    completedAt: null,
+    posterId: "poster-1",
+    hirerId: "poster-1",
+    workerId: null,
+    escrowStatus: "funded",
+    workSubmission: null,
+    revisionNote: null,
+    disputeReason: null,
+    resolution: null,
+    poster: { id: "poster-1", username: "npub1posterxyz", displayName: "Paula Poster", profilePicture: null, completedGigs: 4, successRate: 75 },
+    ...overrides,
+  };
+}
+
+export function makeInterest(overrides: Partial<InterestMessage> = {}): InterestMessage {
+  counter += 1;
+  return {
+    id: `interest-${counter}`,
+    gigId: "gig-1",
+    senderId: "member-1",
+    sender: { username: "npub1memberabc", displayName: "Mia Member", profilePicture: null },
+    message: "I have built many bakery websites.",
+    status: "pending",
+    claimEnabled: false,
+    createdAt: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+/** A GET /api/gigs answer: the page, and the next page's cursor in X-Next-Cursor. */
+export function gigPageResponse(gigs: Gig[], nextCursor?: string): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (nextCursor) headers["X-Next-Cursor"] = nextCursor;
+  return new Response(JSON.stringify(gigs), { status: 200, headers });
+}

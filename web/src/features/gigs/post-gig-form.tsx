@@ -1,0 +1,309 @@
+// Post New Gig (SPEC.md §2 Post tab, §5 Gig form): the form, checked with the shared gigFormSchema and its
+// messages, then a Preview step (Edit or confirm). Preview is disabled while the form is invalid; posting
+// needs a Lightning address. A job request goes on to the escrow payment; a service offering is open at once.
+import { useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { useNavigate } from "react-router";
+import { feeBreakdown, isValidPayment } from "../../../../domain/fees";
+import { CATEGORIES, DEFAULT_TIMEFRAME, GIG_TYPE_LABELS, type GigType } from "../../../../domain/gig";
+import { gigFormSchema, type GigForm } from "../../../../domain/gig-schemas";
+import { Badge } from "../../components/ui/badge";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent } from "../../components/ui/card";
+import { AlertIcon, ArrowLeftIcon, BoltIcon } from "../../components/ui/icons";
+import { describedBy, FormField, Input, Textarea } from "../../components/ui/input";
+import { useToast } from "../../components/ui/toast";
+import { errorText } from "../../lib/api";
+import { cn } from "../../lib/cn";
+import { formatSats } from "../../lib/format";
+import { useAuth } from "../auth/auth-context";
+import { mainTabHref } from "../layout/main-tab";
+import { useSettingsDialog } from "../profile/settings-context";
+import { gigApi, useGigMutation } from "./gig-api";
+import { useGigDialogs } from "./gig-dialogs";
+import { isLightningAddressRequired, useLightningAddressRequired } from "./lightning-address-required";
+
+type Field = "gigType" | "title" | "description" | "category" | "payment" | "timeframe";
+
+interface Draft {
+  gigType: GigType;
+  title: string;
+  description: string;
+  category: string;
+  payment: string;
+  timeframe: string;
+}
+
+const EMPTY_DRAFT: Draft = { gigType: "job_request", title: "", description: "", category: "", payment: "", timeframe: String(DEFAULT_TIMEFRAME) };
+
+/** A number input's text as the schema sees it: blank is absent, anything else a number (NaN if not one). */
+const asNumber = (text: string) => (text.trim() === "" ? undefined : Number(text));
+
+export function validateDraft(draft: Draft): { form: GigForm | null; errors: Partial<Record<Field, string>> } {
+  const result = gigFormSchema.safeParse({ ...draft, payment: asNumber(draft.payment), timeframe: asNumber(draft.timeframe) });
+  if (result.success) return { form: result.data, errors: {} };
+  const errors: Partial<Record<Field, string>> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0] as Field;
+    errors[field] ??= issue.message;
+  }
+  return { form: null, errors };
+}
+
+const GIG_TYPE_HINTS: Record<GigType, string> = {
+  job_request: "You need work done. You pay into escrow when you post.",
+  service_offering: "You offer a service. A hirer pays into escrow when they hire you.",
+};
+
+/** The fee line (SPEC.md §1): the hirer pays payment + 2.5%; the worker receives payment − 2.5%. */
+export function FeeSummary({ gigType, payment }: { gigType: GigType; payment: number }) {
+  if (!isValidPayment(payment)) return null;
+  const f = feeBreakdown(payment);
+  return gigType === "job_request" ? (
+    <p data-testid="fee-summary" className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900">
+      You pay {formatSats(f.payment)} + 2.5% fee ({formatSats(f.fee)}) = <strong>{formatSats(f.totalCharge)}</strong>
+    </p>
+  ) : (
+    <p data-testid="fee-summary" className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900">
+      You receive {formatSats(f.payment)} − 2.5% fee ({formatSats(f.fee)}) = <strong>{formatSats(f.workerPayout)}</strong>
+    </p>
+  );
+}
+
+export function PostGigForm() {
+  const id = useId();
+  const { user } = useAuth();
+  const { toast } = useToast();
+  const { openSettings } = useSettingsDialog();
+  const { openPayment } = useGigDialogs();
+  const navigate = useNavigate();
+  const lightningAddressRequired = useLightningAddressRequired("posting");
+  const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [step, setStep] = useState<"edit" | "preview">("edit");
+  const { form, errors } = useMemo(() => validateDraft(draft), [draft]);
+  const post = useGigMutation(gigApi.post);
+
+  const set = (field: Field) => (value: string) => {
+    setDraft((d) => ({ ...d, [field]: value }));
+    setTouched((t) => ({ ...t, [field]: true }));
+  };
+  const touch = (field: Field) => () => setTouched((t) => ({ ...t, [field]: true }));
+  const errorOf = (field: Field) => (touched[field] ? errors[field] : undefined);
+
+  const preview = (event: FormEvent) => {
+    event.preventDefault();
+    if (!form) {
+      setTouched({ title: true, description: true, category: true, payment: true, timeframe: true });
+      return;
+    }
+    setStep("preview");
+  };
+
+  const confirm = () => {
+    if (!form) return;
+    if (!user?.lightningAddress) {
+      lightningAddressRequired();
+      return;
+    }
+    post.mutate(form, {
+      onSuccess: (answer) => {
+        setDraft(EMPTY_DRAFT);
+        setTouched({});
+        setStep("edit");
+        if (answer.gig.gigType === "job_request" && answer.paymentRequest) {
+          openPayment({ gigId: answer.gig.id, paymentRequest: answer.paymentRequest, payment: answer.gig.payment, totalCharge: answer.totalCharge });
+        } else {
+          toast({ title: "Gig Posted", description: "Your service offering is live. Hirers can now find it on Browse." });
+        }
+        navigate(mainTabHref("active"));
+      },
+      onError: (err) => {
+        if (isLightningAddressRequired(err)) lightningAddressRequired();
+        else toast({ title: "Failed to Post Gig", description: errorText(err, "Please check your input and try again."), variant: "destructive" });
+      },
+    });
+  };
+
+  if (step === "preview" && form) {
+    return (
+      <Card>
+        <CardContent className="flex flex-col gap-5 p-5 sm:p-6">
+          <div className="flex flex-col gap-1">
+            <h2 className="text-lg font-semibold">Preview</h2>
+            <p className="text-sm text-stone-600">This is how your gig will look. Edit it, or post it.</p>
+          </div>
+          <div className="flex flex-col gap-3 rounded-xl border border-stone-200 p-4">
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge variant={form.gigType === "service_offering" ? "info" : "brand"}>{GIG_TYPE_LABELS[form.gigType]}</Badge>
+              <Badge>{form.category}</Badge>
+            </div>
+            <h3 className="text-lg font-semibold break-words">{form.title}</h3>
+            <p className="text-sm break-words whitespace-pre-wrap text-stone-700">{form.description}</p>
+            <dl className="grid grid-cols-2 gap-3 text-sm">
+              <PreviewItem label="Payment">{formatSats(form.payment)}</PreviewItem>
+              <PreviewItem label="Timeframe">
+                {form.timeframe} {form.timeframe === 1 ? "day" : "days"}
+              </PreviewItem>
+            </dl>
+          </div>
+          <FeeSummary gigType={form.gigType} payment={form.payment} />
+          {!user?.lightningAddress && <LightningAddressNotice onOpenSettings={openSettings} />}
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button variant="outline" onClick={() => setStep("edit")} disabled={post.isPending}>
+              <ArrowLeftIcon />
+              Edit
+            </Button>
+            <Button onClick={confirm} disabled={post.isPending}>
+              {post.isPending ? "Posting..." : form.gigType === "job_request" ? "Post & Pay" : "Post Gig"}
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    );
+  }
+
+  return (
+    <Card>
+      <CardContent className="p-5 sm:p-6">
+        <form onSubmit={preview} noValidate className="flex flex-col gap-5">
+          {!user?.lightningAddress && <LightningAddressNotice onOpenSettings={openSettings} />}
+
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1.5 text-sm font-medium text-stone-800">Gig type</legend>
+            <div className="grid gap-2 sm:grid-cols-2">
+              {(["job_request", "service_offering"] as const).map((type) => (
+                <label
+                  key={type}
+                  className={cn(
+                    "flex cursor-pointer items-start gap-3 rounded-lg border p-3 text-sm has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-500",
+                    draft.gigType === type ? "border-brand-400 bg-brand-50" : "border-stone-200 hover:bg-stone-50",
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name={`${id}-gigType`}
+                    value={type}
+                    checked={draft.gigType === type}
+                    onChange={() => set("gigType")(type)}
+                    className="mt-0.5 accent-brand-600"
+                  />
+                  <span className="flex flex-col gap-0.5">
+                    <span className="font-semibold text-stone-900">{GIG_TYPE_LABELS[type]}</span>
+                    <span className="text-stone-600">{GIG_TYPE_HINTS[type]}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+
+          <FormField id={`${id}-title`} label="Title" error={errorOf("title")} hint={`${draft.title.length}/100`}>
+            <Input
+              id={`${id}-title`}
+              value={draft.title}
+              onChange={(e) => set("title")(e.target.value)}
+              onBlur={touch("title")}
+              placeholder="e.g. Build a landing page for my podcast"
+              aria-invalid={!!errorOf("title")}
+              aria-describedby={describedBy(`${id}-title`, true, errorOf("title"))}
+            />
+          </FormField>
+
+          <FormField id={`${id}-description`} label="Description" error={errorOf("description")} hint={`${draft.description.trim().length}/1000`}>
+            <Textarea
+              id={`${id}-description`}
+              value={draft.description}
+              onChange={(e) => set("description")(e.target.value)}
+              onBlur={touch("description")}
+              rows={5}
+              placeholder="What needs doing, what you expect to receive, anything the other side should know."
+              aria-invalid={!!errorOf("description")}
+              aria-describedby={describedBy(`${id}-description`, true, errorOf("description"))}
+            />
+          </FormField>
+
+          <FormField id={`${id}-category`} label="Category" error={errorOf("category")}>
+            <select
+              id={`${id}-category`}
+              value={draft.category}
+              onChange={(e) => set("category")(e.target.value)}
+              onBlur={touch("category")}
+              aria-invalid={!!errorOf("category")}
+              aria-describedby={describedBy(`${id}-category`, undefined, errorOf("category"))}
+              className="h-10 w-full cursor-pointer rounded-lg border border-stone-300 bg-white px-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-200 focus:outline-none aria-invalid:border-red-500"
+            >
+              <option value="">Select a category</option>
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </FormField>
+
+          <div className="grid gap-5 sm:grid-cols-2">
+            <FormField id={`${id}-payment`} label="Payment (sats)" error={errorOf("payment")} hint="1 to 1,000,000 sats">
+              <Input
+                id={`${id}-payment`}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={1_000_000}
+                step={1}
+                value={draft.payment}
+                onChange={(e) => set("payment")(e.target.value)}
+                onBlur={touch("payment")}
+                placeholder="10000"
+                aria-invalid={!!errorOf("payment")}
+                aria-describedby={describedBy(`${id}-payment`, true, errorOf("payment"))}
+              />
+            </FormField>
+            <FormField id={`${id}-timeframe`} label="Timeframe (days)" error={errorOf("timeframe")} hint="1 to 30 days">
+              <Input
+                id={`${id}-timeframe`}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={30}
+                step={1}
+                value={draft.timeframe}
+                onChange={(e) => set("timeframe")(e.target.value)}
+                onBlur={touch("timeframe")}
+                aria-invalid={!!errorOf("timeframe")}
+                aria-describedby={describedBy(`${id}-timeframe`, true, errorOf("timeframe"))}
+              />
+            </FormField>
+          </div>
+
+          {form && <FeeSummary gigType={form.gigType} payment={form.payment} />}
+
+          <Button type="submit" size="lg" disabled={!form} className="sm:self-end">
+            Preview
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function PreviewItem({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <dt className="text-xs text-stone-500">{label}</dt>
+      <dd className="font-medium text-stone-900">{children}</dd>
+    </div>
+  );
+}
+
+function LightningAddressNotice({ onOpenSettings }: { onOpenSettings: () => void }) {
+  return (
+    <div className="flex flex-col items-start gap-3 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900">
+      <p className="flex items-start gap-2">
+        <AlertIcon className="mt-0.5 shrink-0" />A Lightning address is required before posting, so you can be paid or refunded. Set one in Settings.
+      </p>
+      <Button variant="outline" size="sm" onClick={onOpenSettings}>
+        <BoltIcon />
+        Open Settings
+      </Button>
+    </div>
+  );
+}
