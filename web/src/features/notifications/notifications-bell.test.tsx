@@ -1,0 +1,110 @@
+import { screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { makeUser } from "../../test/factories";
+import { mockApi } from "../../test/mock-api";
+import { LocationProbe, renderWithApp } from "../../test/render";
+import { NotificationsBell } from "./notifications-bell";
+import type { AppNotification } from "./use-notifications";
+
+const note = (over: Partial<AppNotification>): AppNotification => ({
+  id: "n-1",
+  isRead: false,
+  gigId: "gig-1",
+  type: "claimed",
+  title: "Gig Claimed",
+  message: 'A worker claimed "Bakery website".',
+  createdAt: new Date().toISOString(),
+  actorName: "Walt",
+  actorPicture: null,
+  ...over,
+});
+
+function renderBell({ count = 0, list = [] as AppNotification[], signedIn = true } = {}) {
+  const api = mockApi({
+    "GET /api/notifications/unread-count": () => count,
+    "GET /api/notifications": () => list,
+    "PATCH /api/notifications/mark-all-read": () => ({ success: true }),
+    "PATCH /api/notifications/n-1/read": () => ({ success: true }),
+    "PATCH /api/notifications/n-2/read": () => ({ success: true }),
+  });
+  renderWithApp(
+    <>
+      <NotificationsBell />
+      <LocationProbe />
+    </>,
+    { user: signedIn ? makeUser() : undefined },
+  );
+  return { api, user: userEvent.setup() };
+}
+
+/** The bell, once its menu code has loaded (until then a disabled stand-in shows the badge). */
+async function bell(name: string) {
+  let button!: HTMLElement;
+  await waitFor(
+    () => {
+      button = screen.getByRole("button", { name });
+      expect(button).toBeEnabled();
+    },
+    { timeout: 5000 },
+  );
+  return button;
+}
+
+describe("notifications bell", () => {
+  it("badges the unread count, 9+ above 9", async () => {
+    renderBell({ count: 12 });
+    expect(await screen.findByTestId("unread-badge")).toHaveTextContent("9+");
+    expect(await screen.findByRole("button", { name: "Notifications (12 unread)" })).toBeInTheDocument();
+  });
+
+  it("shows the exact count up to 9 and no badge when all is read", async () => {
+    renderBell({ count: 3 });
+    expect(await screen.findByTestId("unread-badge")).toHaveTextContent("3");
+  });
+
+  it("asks nothing when signed out", async () => {
+    const { api } = renderBell({ signedIn: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api.calls.filter((c) => c.path.startsWith("/api/notifications"))).toHaveLength(0);
+  });
+
+  it("opens the list: title, no Mark all read and the empty text when there is nothing", async () => {
+    const { user } = renderBell({ count: 0, list: [] });
+    await user.click(await bell("Notifications"));
+    const menu = await screen.findByRole("menu", undefined, { timeout: 5000 });
+    expect(menu).toHaveTextContent("Notifications");
+    expect(await screen.findByText("No notifications yet")).toBeInTheDocument();
+    expect(screen.queryByRole("menuitem", { name: /Mark all read/ })).not.toBeInTheDocument();
+    expect(screen.queryByTestId("unread-badge")).not.toBeInTheDocument();
+    expect(screen.getByTestId("notifications-list").className).toContain("max-h-[400px]");
+  });
+
+  it("marks all read, then reads the list and count again", async () => {
+    const { api, user } = renderBell({ count: 1, list: [note({})] });
+    await user.click(await bell("Notifications (1 unread)"));
+    await user.click(await screen.findByRole("menuitem", { name: /Mark all read/ }));
+    await waitFor(() => expect(api.callsTo("PATCH", "/api/notifications/mark-all-read")).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo("GET", "/api/notifications/unread-count").length).toBeGreaterThan(1));
+  });
+
+  it("marks an unread one read and goes to its gig on the Active tab; a message opens the chat", async () => {
+    const { api, user } = renderBell({ count: 1, list: [note({ id: "n-2", type: "message", title: "New Message", gigId: "gig-9" })] });
+    await user.click(await bell("Notifications (1 unread)"));
+    const item = await screen.findByRole("menuitem", { name: /New Message/ });
+    const listReads = api.callsTo("GET", "/api/notifications").length;
+    await user.click(item);
+    expect(screen.getByTestId("location")).toHaveTextContent("/?tab=active&gigId=gig-9&openChat=true");
+    await waitFor(() => expect(api.callsTo("PATCH", "/api/notifications/n-2/read")).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo("GET", "/api/notifications").length).toBeGreaterThan(listReads));
+    await waitFor(() => expect(api.callsTo("GET", "/api/notifications/unread-count").length).toBeGreaterThan(1));
+  });
+
+  it("does not mark a read one again, and goes to the gig's details for other types", async () => {
+    const { api, user } = renderBell({ count: 0, list: [note({ isRead: true })] });
+    await user.click(await bell("Notifications"));
+    await user.click(await screen.findByRole("menuitem", { name: /Gig Claimed/ }));
+    expect(screen.getByTestId("location")).toHaveTextContent(/^\/\?tab=active&gigId=gig-1$/);
+    expect(api.callsTo("PATCH", "/api/notifications/n-1/read")).toHaveLength(0);
+  });
+});

@@ -1,0 +1,76 @@
+// The bell's reads and marks (SPEC.md §7 Notifications). Queries run only for a signed-in member.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiJson } from "../../lib/api";
+import { useAuth } from "../auth/auth-context";
+
+export interface AppNotification {
+  id: string;
+  isRead: boolean;
+  gigId: string | null;
+  /** 'message' (a chat message) opens the gig's chat instead of its details. */
+  type: string;
+  title: string;
+  message: string;
+  createdAt: string;
+  actorName: string | null;
+  actorPicture: string | null;
+}
+
+export const notificationKeys = {
+  all: () => ["/api/notifications"] as const,
+  unreadCount: () => ["/api/notifications/unread-count"] as const,
+};
+
+/** The unread count is refreshed this often while the app is open (the spec polls nothing by default; a bell that never moves would be useless). */
+export const UNREAD_POLL_MS = 30_000;
+
+/** The count answer: a number (SPEC.md §7), or {count} from older servers. */
+export function countFromAnswer(answer: unknown): number {
+  if (typeof answer === "number") return answer;
+  if (answer && typeof answer === "object" && typeof (answer as { count?: unknown }).count === "number") return (answer as { count: number }).count;
+  return 0;
+}
+
+export function useUnreadCount() {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: notificationKeys.unreadCount(),
+    queryFn: async () => countFromAnswer(await apiJson<unknown>("GET", "/api/notifications/unread-count")),
+    enabled: !!user,
+    refetchInterval: UNREAD_POLL_MS,
+  });
+}
+
+export function useNotifications(enabled = true) {
+  const { user } = useAuth();
+  return useQuery({
+    queryKey: notificationKeys.all(),
+    queryFn: () => apiJson<AppNotification[]>("GET", "/api/notifications"),
+    enabled: !!user && enabled,
+  });
+}
+
+/** Marks one or all read; once the call succeeds the list and the count are read again (SPEC.md §4). */
+export function useMarkRead() {
+  const queryClient = useQueryClient();
+  const refetch = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: notificationKeys.all() }),
+      queryClient.invalidateQueries({ queryKey: notificationKeys.unreadCount() }),
+    ]);
+  const one = useMutation({
+    mutationFn: (id: string) => apiJson<unknown>("PATCH", `/api/notifications/${encodeURIComponent(id)}/read`),
+    onSuccess: refetch,
+  });
+  const all = useMutation({
+    mutationFn: () => apiJson<unknown>("PATCH", "/api/notifications/mark-all-read"),
+    onSuccess: refetch,
+  });
+  return { markRead: one, markAllRead: all };
+}
+
+/** Where a notification leads: the Active tab with its gig, and the chat for a message (SPEC.md §2 Routes). */
+export function notificationHref(n: Pick<AppNotification, "gigId" | "type">): string | null {
+  if (!n.gigId) return null;
+  return `/?tab=active&gigId=${encodeURIComponent(n.gigId)}${n.type === "message" ? "&openChat=true" : ""}`;
+}
