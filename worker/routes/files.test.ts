@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_ATTACHMENT_BYTES } from "../../domain/files";
 import { openDb } from "../db/client";
 import { uploads } from "../db/schema";
-import { receiveUpload } from "../services/files";
+import { receiveUpload, sweepAbandonedUploads } from "../services/files";
 import { api, call, claimedJob, signUp, type Member } from "../test/factories";
 import { askUploadUrl, putUpload, uploadFile } from "../test/uploads";
 
@@ -194,5 +194,32 @@ describe("GET /api/attachments/{id}/download", () => {
     const unknown = await call(`/api/attachments/${crypto.randomUUID()}/download`, stranger.token);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ error: "attachment_not_found" });
+  });
+});
+
+describe("sweepAbandonedUploads", () => {
+  it("removes uploads nobody attached a day after their URL expired, and keeps delivered files", async () => {
+    const { hirer, worker, gigId } = await jobInProgress();
+    const delivered = await uploadFile(worker, "keep me");
+    expect((await submit(gigId, worker, [delivered.ref])).status).toBe(200);
+    const forgotten = await uploadFile(worker, "never sent");
+    const { body: unused } = await askUploadUrl(worker);
+    const idOf = (path: string) => path.split("/").pop()!;
+    const db = openDb(env.DB);
+    for (const path of [delivered.objectPath, forgotten.objectPath, unused.objectPath]) {
+      await db.update(uploads).set({ expiresAt: "2026-01-01T00:00:00.000Z" }).where(eq(uploads.id, idOf(path)));
+    }
+
+    // Not yet a day past expiry: nothing goes.
+    expect(await sweepAbandonedUploads({ db, env }, new Date("2026-01-01T12:00:00.000Z"))).toBe(0);
+    expect(await sweepAbandonedUploads({ db, env }, new Date("2026-01-02T00:00:01.000Z"), 1000)).toBeGreaterThanOrEqual(2);
+    expect(await db.query.uploads.findFirst({ where: eq(uploads.id, idOf(forgotten.objectPath)) })).toBeUndefined();
+    expect(await db.query.uploads.findFirst({ where: eq(uploads.id, idOf(unused.objectPath)) })).toBeUndefined();
+    expect(await env.FILES.head(`uploads/${idOf(forgotten.objectPath)}`)).toBeNull();
+
+    const events = (await call(`/api/gigs/${gigId}/events`, hirer.token)).body as { type: string; attachments: { url: string }[] }[];
+    const url = events.find((e) => e.type === "work_submitted")!.attachments[0]!.url;
+    const download = await api(url, { token: hirer.token });
+    expect(await download.text()).toBe("keep me");
   });
 });

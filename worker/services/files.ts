@@ -1,6 +1,6 @@
 // Files (DESIGN.md §7): one-time upload URLs that stream into R2, attachments that link a member's
 // finished upload to a gig (work deliveries, chat files), and downloads for the gig's parties only.
-import { and, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import {
   attachmentDownloadPath,
   MAX_ATTACHMENT_BYTES,
@@ -213,6 +213,34 @@ export function isAttachmentRace(err: unknown): boolean {
 
 export function attachmentView(row: Pick<AttachmentRow, "id" | "filename" | "fileSize" | "mimeType">): AttachmentView {
   return { id: row.id, url: attachmentDownloadPath(row.id), filename: row.filename, fileSize: row.fileSize, mimeType: row.mimeType };
+}
+
+// ---- Housekeeping ---------------------------------------------------------------------------
+
+/** How long after its URL expired an upload that was never attached is kept. */
+export const ABANDONED_UPLOAD_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes uploads nobody attached a day after their URL expired: unused URLs, and files picked but
+ * never delivered. Rows go first (an attachment made meanwhile keeps its row), then their objects.
+ * Safe to run twice; meant for the minute cron.
+ */
+export async function sweepAbandonedUploads(deps: Pick<Deps, "db" | "env">, now = new Date(), limit = 100): Promise<number> {
+  const cutoff = new Date(now.getTime() - ABANDONED_UPLOAD_GRACE_MS).toISOString();
+  const unattached = sql`NOT EXISTS (SELECT 1 FROM attachments a WHERE a.upload_id = ${uploads.id})`;
+  const candidates = await deps.db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(lt(uploads.expiresAt, cutoff), unattached))
+    .limit(limit);
+  if (candidates.length === 0) return 0;
+  const removed = await deps.db
+    .delete(uploads)
+    .where(and(inArray(uploads.id, candidates.map((c) => c.id)), unattached))
+    .returning({ objectKey: uploads.objectKey, usedAt: uploads.usedAt });
+  const keys = removed.filter((r) => r.usedAt).map((r) => r.objectKey);
+  if (keys.length > 0) await deps.env.FILES.delete(keys);
+  return removed.length;
 }
 
 // ---- Downloads --------------------------------------------------------------------------------
