@@ -9,6 +9,7 @@ import { formatSuccessRate } from "../../lib/format";
 import { NostrProfileCard } from "../nostr-profile/nostr-profile-card";
 import { AliasCard } from "./alias-card";
 import { DangerZone } from "./danger-zone";
+import { PortfolioEditor } from "./portfolio-editor";
 import { NostrIdentityCard, PaymentSettingsCard, PrivateKeySecurityNotice } from "./profile-cards";
 import { PROFILE_EDIT_FORM_ID, ProfileEditForm } from "./profile-edit-form";
 import { ProfileHeader } from "./profile-header";
@@ -58,6 +59,7 @@ export function OwnProfile({ user }: { user: OwnUser }) {
             <StatCard label="Successful" value={user.successfulGigs} />
             <StatCard label="Reputation" value={formatRating(user.averageRating, user.totalReviews)} />
           </StatGrid>
+          <PortfolioEditor user={user} />
           <div className="grid gap-6 md:grid-cols-2">
             <NostrIdentityCard user={user} />
             <PaymentSettingsCard user={user} onEdit={() => setEditing(true)} />

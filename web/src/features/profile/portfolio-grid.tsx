@@ -1,7 +1,9 @@
+import type { ReactNode } from "react";
 import { ExternalLinkIcon } from "../../components/ui/icons";
 import type { PortfolioItem } from "./types";
 
-export function PortfolioGrid({ items }: { items: PortfolioItem[] }) {
+/** Read-only on public profiles; the owner's page passes `actions` (edit, remove) for each item. */
+export function PortfolioGrid({ items, actions }: { items: PortfolioItem[]; actions?: (item: PortfolioItem) => ReactNode }) {
   if (items.length === 0) return <p className="rounded-xl border border-dashed border-stone-300 p-8 text-center text-stone-500">No portfolio items yet</p>;
   return (
     <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -30,6 +32,7 @@ export function PortfolioGrid({ items }: { items: PortfolioItem[] }) {
                 </a>
               )}
             </div>
+            {actions && <div className="-mx-4 -mb-4 mt-1 flex justify-end gap-1 border-t border-stone-100 px-2 py-1.5">{actions(item)}</div>}
           </div>
         </li>
       ))}

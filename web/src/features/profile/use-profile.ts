@@ -1,5 +1,5 @@
 // Query hooks of the profile area. Keys are the request path's parts (SPEC.md §7).
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ALIAS_MIN_LENGTH, type OwnUser, type PublicUser } from "../../../../domain/profile";
 import { apiJson, apiRequest } from "../../lib/api";
 import { useDebouncedValue } from "../../lib/use-debounced-value";
@@ -104,5 +104,44 @@ export function useReviews(userId: string | undefined) {
     queryKey: profileKeys.reviews(userId ?? ""),
     queryFn: () => listOrEmpty<Review>(`/api/reviews/user/${encodeURIComponent(userId!)}`),
     enabled: !!userId,
+  });
+}
+
+/** What POST /api/portfolio and PATCH /api/portfolio/{id} take; null clears an optional field. */
+export interface PortfolioItemInput {
+  title: string;
+  description: string | null;
+  imageUrl: string | null;
+  projectUrl: string | null;
+  category: string | null;
+}
+
+/** The owner's portfolio changes; the cached list follows each answer (the list is newest first). */
+export function useAddPortfolioItem(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PortfolioItemInput) => apiJson<PortfolioItem>("POST", "/api/portfolio", input),
+    onSuccess: (item) => queryClient.setQueryData<PortfolioItem[]>(profileKeys.portfolio(userId), (items = []) => [item, ...items]),
+  });
+}
+
+export function useEditPortfolioItem(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: PortfolioItemInput }) =>
+      apiJson<PortfolioItem>("PATCH", `/api/portfolio/${encodeURIComponent(id)}`, input),
+    onSuccess: (item) =>
+      queryClient.setQueryData<PortfolioItem[]>(profileKeys.portfolio(userId), (items = []) => items.map((i) => (i.id === item.id ? item : i))),
+  });
+}
+
+export function useRemovePortfolioItem(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await apiRequest("DELETE", `/api/portfolio/${encodeURIComponent(id)}`);
+      return id;
+    },
+    onSuccess: (id) => queryClient.setQueryData<PortfolioItem[]>(profileKeys.portfolio(userId), (items = []) => items.filter((i) => i.id !== id)),
   });
 }
