@@ -2,6 +2,7 @@
 import { expireDueInvoices } from "./escrow";
 import { retryPayouts } from "./payouts";
 import { autoReleaseDue } from "./auto-release";
+import { sweepAbandonedUploads } from "./files";
 import type { Deps } from "./deps";
 
 export async function runMinuteJobs(deps: Deps) {
@@ -9,7 +10,8 @@ export async function runMinuteJobs(deps: Deps) {
   const payouts = await retryPayouts(deps);
   const autoRelease = await autoReleaseDue(deps);
   const cleanedUp = await forgetExpiredLogins(deps);
-  return { expiredInvoices, payouts, autoRelease, cleanedUp };
+  const abandonedUploads = await sweepAbandonedUploads(deps);
+  return { expiredInvoices, payouts, autoRelease, cleanedUp, abandonedUploads };
 }
 
 /** Expired sessions and login challenges older than a day are of no use to anyone. */
