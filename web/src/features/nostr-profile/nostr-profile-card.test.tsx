@@ -14,6 +14,7 @@ import { fetchLatestProfileEvent, publishEvent } from "./relays";
 
 vi.mock("./relays", () => ({
   PROFILE_METADATA_KIND: 0,
+  RELAYS_UNREACHABLE: "Could not reach any Nostr relay. Please try again.",
   DEFAULT_NOSTR_RELAYS: [],
   fetchLatestProfileEvent: vi.fn(),
   publishEvent: vi.fn(),
@@ -72,7 +73,11 @@ describe("Publish to Nostr", () => {
     mockApi({});
     const signEvent = fakeExtension();
     fetchLatest.mockResolvedValue(kind0({ name: "old", banner: "https://example.com/banner.png" }, 1_700_000_000));
-    publish.mockResolvedValue({ accepted: ["wss://a", "wss://b", "wss://c"], failed: [{ url: "wss://d", reason: "timeout" }, { url: "wss://e", reason: "blocked" }] });
+    publish.mockResolvedValue({
+      accepted: ["wss://a", "wss://b", "wss://c"],
+      failed: [{ url: "wss://d", reason: "timeout" }, { url: "wss://e", reason: "blocked" }],
+      reached: 5,
+    });
     renderCard(member({ gigstrAlias: "ada", gigstrAliasAddress: "ada@gigstr.test" }));
 
     await userEvent.click(screen.getByRole("button", { name: "Publish to Nostr" }));
@@ -100,7 +105,7 @@ describe("Publish to Nostr", () => {
     mockApi({});
     fakeExtension();
     fetchLatest.mockRejectedValue(new Error("relays down"));
-    publish.mockResolvedValue({ accepted: ["wss://a"], failed: [] });
+    publish.mockResolvedValue({ accepted: ["wss://a"], failed: [], reached: 1 });
     renderCard(member());
     await userEvent.click(screen.getByRole("button", { name: "Publish to Nostr" }));
     expect(await findToast("Published to Nostr!")).toBeInTheDocument();
@@ -110,11 +115,15 @@ describe("Publish to Nostr", () => {
     mockApi({});
     fakeExtension();
     fetchLatest.mockResolvedValue(null);
-    publish.mockResolvedValue({ accepted: [], failed: [{ url: "wss://a", reason: "blocked" }] });
+    publish.mockResolvedValueOnce({ accepted: [], failed: [{ url: "wss://a", reason: "blocked" }], reached: 1 });
     renderCard(member());
     await userEvent.click(screen.getByRole("button", { name: "Publish to Nostr" }));
     expect(await findToast("Failed to Publish")).toBeInTheDocument();
     expect(await findToast("No relay accepted your profile. Please try again.")).toBeInTheDocument();
+
+    publish.mockResolvedValueOnce({ accepted: [], failed: [{ url: "wss://a", reason: "connection failure" }], reached: 0 });
+    await userEvent.click(screen.getByRole("button", { name: "Publish to Nostr" }));
+    expect(await findToast("Could not reach any Nostr relay. Please try again.")).toBeInTheDocument();
   });
 
   it("refuses to publish when the extension holds another key than the account's", async () => {

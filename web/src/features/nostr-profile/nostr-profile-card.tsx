@@ -36,12 +36,23 @@ const GlobeGlyph = (p: SVGProps<SVGSVGElement>) => (
 const DESCRIPTION =
   "Share your name, bio, picture, NIP-05 and Lightning address with the Nostr network, or copy your Nostr profile into Gigstr.";
 
-function Actions({ user, onRefreshed, className }: { user: OwnUser; onRefreshed?: (user: OwnUser) => void; className?: string }) {
+function Actions({
+  user,
+  onRefreshed,
+  quiet = false,
+  className,
+}: {
+  user: OwnUser;
+  onRefreshed?: (user: OwnUser) => void;
+  /** Both buttons as outlines, where another button (Save) is the primary action. */
+  quiet?: boolean;
+  className?: string;
+}) {
   const { publish, refresh, publishing, refreshing } = useNostrProfile(user, { onRefreshed });
   const busy = publishing || refreshing;
   return (
     <div className={cn("flex flex-col gap-2 sm:flex-row", className)}>
-      <Button onClick={publish} disabled={busy} aria-busy={publishing || undefined}>
+      <Button variant={quiet ? "outline" : "primary"} onClick={publish} disabled={busy} aria-busy={publishing || undefined}>
         <UploadGlyph />
         {publishing ? "Publishing..." : "Publish to Nostr"}
       </Button>
@@ -83,7 +94,7 @@ export function NostrProfileSection({ user, onRefreshed }: { user: OwnUser; onRe
         </h3>
         <p className="text-xs text-stone-600">{DESCRIPTION} Publishing uses your saved profile and needs a Nostr extension.</p>
       </div>
-      <Actions user={user} onRefreshed={onRefreshed} className="sm:[&>button]:flex-1" />
+      <Actions user={user} onRefreshed={onRefreshed} quiet className="sm:[&>button]:flex-1" />
     </section>
   );
 }

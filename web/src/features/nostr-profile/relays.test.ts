@@ -69,6 +69,14 @@ describe("publishEvent", () => {
 
     expect(outcome.accepted).toEqual([up!.url]);
     expect(outcome.failed.map((f) => f.url)).toEqual([down.url]);
+    expect(outcome.reached).toBe(1);
+  });
+
+  it("says so when no relay can be reached at all", async () => {
+    const down = await startRelay();
+    await down.close();
+    const outcome = await publishEvent(profileEvent(generateSecretKey(), { name: "Ada" }, now()), options([down], { waitMs: 1000 }));
+    expect(outcome).toMatchObject({ accepted: [], reached: 0 });
   });
 
   it("stops waiting for a relay that never answers once the wait is over", async () => {
@@ -136,6 +144,14 @@ describe("fetchLatestProfileEvent", () => {
 
     expect(Date.now() - startedAt).toBeLessThan(1500);
     expect(latest?.id).toBe(event.id);
+  });
+
+  it("fails, rather than answering 'no profile', when no relay can be reached", async () => {
+    const down = await startRelay();
+    await down.close();
+    await expect(fetchLatestProfileEvent(getPublicKey(generateSecretKey()), options([down], { waitMs: 1000 }))).rejects.toThrow(
+      "Could not reach any Nostr relay",
+    );
   });
 
   it("answers with what arrived when a relay cannot be reached", async () => {

@@ -32,14 +32,23 @@ export interface PublishOutcome {
   accepted: string[];
   /** Relays that refused, failed to connect or did not answer in time, with why. */
   failed: { url: string; reason: string }[];
+  /** How many relays did not fail to connect (0: none could be reached at all). */
+  reached: number;
 }
 
-function openPool(options: RelayOptions, waitMs: number): AbstractSimplePool {
+export const RELAYS_UNREACHABLE = "Could not reach any Nostr relay. Please try again.";
+
+function openPool(
+  options: RelayOptions,
+  waitMs: number,
+  hooks: { onRelayConnectionSuccess?: (url: string) => void; onRelayConnectionFailure?: (url: string) => void } = {},
+): AbstractSimplePool {
   return new AbstractSimplePool({
     verifyEvent: (event) => verifyEvent(event),
     websocketImplementation: options.WebSocket,
     maxWaitForConnection: waitMs,
     enableReconnect: false,
+    ...hooks,
   });
 }
 
@@ -62,7 +71,9 @@ export async function publishEvent(event: SignedNostrEvent, options: RelayOption
   if (!verifyEvent({ id, pubkey, created_at, kind, tags, content, sig })) throw new Error("The signed event is not valid.");
   const waitMs = options.waitMs ?? RELAY_WAIT_MS;
   const urls = relayList(options);
-  const pool = openPool(options, waitMs);
+  // (nostr-tools reports failed connections on publish, not successful ones.)
+  let unreachable = 0;
+  const pool = openPool(options, waitMs, { onRelayConnectionFailure: () => unreachable++ });
   const answers = new Map<string, { ok: true } | { ok: false; reason: string }>();
   const attempts = pool.publish(urls, event).map((attempt, i) =>
     attempt.then(
@@ -75,7 +86,7 @@ export async function publishEvent(event: SignedNostrEvent, options: RelayOption
   clearTimeout(timer);
   pool.destroy();
 
-  const outcome: PublishOutcome = { accepted: [], failed: [] };
+  const outcome: PublishOutcome = { accepted: [], failed: [], reached: urls.length - unreachable };
   for (const url of urls) {
     const answer = answers.get(url);
     if (answer?.ok) outcome.accepted.push(url);
@@ -92,11 +103,13 @@ function newestFirst(a: Event, b: Event): number {
 /**
  * The latest profile metadata (kind 0) of a public key (hex) across the relays, or null when none has one.
  * Relays may hold different versions; the newest signed one wins. Signatures are checked by the pool.
+ * Throws when no relay could be reached at all: that is not "no profile".
  */
 export async function fetchLatestProfileEvent(pubkey: string, options: RelayOptions = {}): Promise<SignedNostrEvent | null> {
   const waitMs = options.waitMs ?? RELAY_WAIT_MS;
   const urls = relayList(options);
-  const pool = openPool(options, waitMs);
+  let reached = 0;
+  const pool = openPool(options, waitMs, { onRelayConnectionSuccess: () => reached++ });
   const found: Event[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   await new Promise<void>((resolve) => {
@@ -116,5 +129,6 @@ export async function fetchLatestProfileEvent(pubkey: string, options: RelayOpti
   });
   clearTimeout(timer);
   pool.destroy();
+  if (found.length === 0 && reached === 0) throw new Error(RELAYS_UNREACHABLE);
   return found.sort(newestFirst)[0] ?? null;
 }

@@ -48,7 +48,7 @@ async function publishProfile(user: OwnUser) {
   }
   if (signed.pubkey !== pubkey) throw new Error("Your Nostr extension holds a different key than the one you signed in with.");
   const outcome = await relays.publishEvent(signed);
-  if (outcome.accepted.length === 0) throw new Error("No relay accepted your profile. Please try again.");
+  if (outcome.accepted.length === 0) throw new Error(outcome.reached === 0 ? relays.RELAYS_UNREACHABLE : "No relay accepted your profile. Please try again.");
   return { accepted: outcome.accepted.length, total: outcome.accepted.length + outcome.failed.length };
 }
 

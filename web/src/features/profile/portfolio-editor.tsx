@@ -88,7 +88,7 @@ export function PortfolioEditor({ user }: { user: OwnUser }) {
                 <PencilIcon size={14} />
                 Edit
               </Button>
-              <Button size="sm" variant="ghost" className="text-red-700 hover:bg-red-50" onClick={() => setOpen({ kind: "remove", item })}
+              <Button size="sm" variant="ghost" className="text-red-700! hover:bg-red-50!" onClick={() => setOpen({ kind: "remove", item })}
                 aria-label={`Remove ${item.title}`}
               >
                 <TrashIcon size={14} />

@@ -9,6 +9,8 @@ export function SuggestionBoxButton() {
   const [requested, setRequested] = useState(false);
   return (
     <>
+      {/* Room at the very bottom of the page, so the button never sits on the footer's links when scrolled down. */}
+      <div aria-hidden="true" className="h-20 bg-white" />
       <button
         type="button"
         aria-label="Suggestion box"
