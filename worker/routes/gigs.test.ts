@@ -202,3 +202,17 @@ describe("receipt", () => {
     expect((await call(`/api/gigs/${job.gigId}/receipt`, (await signUp()).token)).status).toBe(403);
   });
 });
+
+describe("a gig the admin removed", () => {
+  it("disappears for everyone but its parties", async () => {
+    const job = await claimedJob();
+    const auth = await call("/api/admin/auth", undefined, "POST", { pin: "135790" });
+    const del = await api(`/api/admin/gigs/${job.gigId}`, { method: "DELETE", headers: { "x-admin-token": auth.body.adminToken } });
+    expect(del.status).toBe(200);
+    const stranger = await signUp();
+    expect((await call(`/api/gigs/${job.gigId}`, stranger.token)).status).toBe(404);
+    const listed = (await call("/api/gigs?status=cancelled&limit=100", stranger.token)).body as unknown as { id: string }[];
+    expect(listed.map((g) => g.id)).not.toContain(job.gigId);
+    expect((await call(`/api/gigs/${job.gigId}`, job.hirer.token)).body).toMatchObject({ status: "cancelled", escrowStatus: "refunded" });
+  });
+});

@@ -12,7 +12,8 @@ import { gigView, type GigRow, type GigView, type PosterRow } from "./gig-views"
 import type { Deps } from "./deps";
 
 /** `gigs.resolution` of a gig the admin deleted: it is hidden from the admin's lists from then on. */
-export const DELETED_BY_ADMIN = "deleted_by_admin";
+import { REMOVED_BY_ADMIN as DELETED_BY_ADMIN } from "./gigs";
+export { DELETED_BY_ADMIN };
 
 /** Gigs with a worker at it (DESIGN.md §4): the stats' activeGigs. Open listings and disputes are counted apart. */
 export const ACTIVE_STATUSES = ["claimed", "in_progress", "needs_revision", "work_submitted"] as const;

@@ -1,6 +1,7 @@
 // Gigs: posting, reading, listing and editing. The transitions of a gig's life are in gig-actions.ts.
 import { and, desc, eq, getTableColumns, gte, inArray, lte, or, sql, type SQL, type Table } from "drizzle-orm";
 import type { GigForm } from "../../domain/gig-schemas";
+import { isParty } from "../../domain/gig";
 import type { UserRow } from "../context";
 import { AtomicChange, ALWAYS, where } from "../db/atomic";
 import { gigs, invoices, users } from "../db/schema";
@@ -27,9 +28,13 @@ const posterColumns = {
   successfulGigs: users.successfulGigs,
 };
 
-/** Unfunded job requests are the poster's business until paid. */
-function visibleTo(gig: Pick<GigRow, "status" | "gigType" | "posterId" | "hirerId" | "workerId">, viewer: Viewer): boolean {
+/** Marks a gig the admin removed (moderation): hidden from everyone but its parties and the admin. */
+export const REMOVED_BY_ADMIN = "deleted_by_admin";
+
+/** Unfunded job requests are the poster's business until paid; removed gigs their parties'. */
+function visibleTo(gig: Pick<GigRow, "status" | "gigType" | "posterId" | "hirerId" | "workerId" | "resolution">, viewer: Viewer): boolean {
   if (viewer.isAdmin) return true;
+  if (gig.resolution === REMOVED_BY_ADMIN) return isParty(gig, viewer.userId);
   if (gig.status !== "pending_payment" || gig.gigType !== "job_request") return true;
   return viewer.userId === gig.posterId;
 }
@@ -147,6 +152,7 @@ export async function listGigs(
   } else if (!viewer.isAdmin) {
     const me = viewer.userId ?? "";
     conditions.push(sql`NOT (${gigs.status} = 'pending_payment' AND ${gigs.gigType} = 'job_request' AND ${gigs.posterId} <> ${me})`);
+    conditions.push(sql`${gigs.resolution} IS NOT ${REMOVED_BY_ADMIN}`);
   }
   if (query.cursor) {
     const c = decodeCursor(query.cursor);
