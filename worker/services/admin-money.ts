@@ -88,7 +88,13 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "d1">, now = new Date(
  * caller pay). pending: attempted. in_flight for over 5 minutes: looked up by payment hash, settled
  * or failed by what the wallet says. succeeded, or in flight just now: 409.
  */
-export async function retryPayoutAsAdmin(deps: Deps, payoutId: string): Promise<{ id: string; status: PayoutRow["status"] | "busy" }> {
+export async function retryPayoutAsAdmin(deps: Deps, payoutId: string): Promise<{ id: string; status: PayoutRow["status"] | "busy"; lastError: string | null }> {
+  const status = await retryPayout(deps, payoutId);
+  const after = await deps.db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
+  return { id: payoutId, status, lastError: after?.lastError ?? null };
+}
+
+async function retryPayout(deps: Deps, payoutId: string): Promise<PayoutRow["status"] | "busy"> {
   const payout = await deps.db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
   if (!payout) throw notFound("Payout not found", "payout_not_found");
   switch (payout.status) {
@@ -100,14 +106,14 @@ export async function retryPayoutAsAdmin(deps: Deps, payoutId: string): Promise<
       if (!payout.updatedAt || Date.parse(payout.updatedAt) > Date.now() - STUCK_AFTER_MS) {
         throw conflict("This payout is being paid right now. Try again in a few minutes.", "payout_in_flight");
       }
-      return { id: payout.id, status: await resolveInFlightPayout(deps, payout) };
+      return resolveInFlightPayout(deps, payout);
     case "failed":
       await deps.db
         .update(payouts)
         .set({ nextAttemptAt: new Date(Date.now() - 1000).toISOString() })
         .where(and(eq(payouts.id, payout.id), eq(payouts.status, "failed")));
-      return { id: payout.id, status: await attemptPayout(deps, payout.id) };
+      return attemptPayout(deps, payout.id);
     case "pending":
-      return { id: payout.id, status: await attemptPayout(deps, payout.id) };
+      return attemptPayout(deps, payout.id);
   }
 }

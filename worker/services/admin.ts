@@ -1,5 +1,5 @@
 // The administrator's view of the marketplace: stats from the ledger and the gigs table, every gig,
-// and deleting gigs without losing a sat (docs/decisions/001-admin-deletes-refund.md).
+// and deleting gigs without losing a sat (docs/decisions/006-admin-deletes-refund.md).
 import { and, desc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { refundAmount } from "../../domain/fees";
 import type { GigStatus, GigType } from "../../domain/gig";
@@ -10,9 +10,9 @@ import { refundEscrow } from "./escrow";
 import { applyTransition } from "./gig-actions";
 import { gigView, type GigRow, type GigView, type PosterRow } from "./gig-views";
 import type { Deps } from "./deps";
-
-/** `gigs.resolution` of a gig the admin deleted: it is hidden from the admin's lists from then on. */
 import { REMOVED_BY_ADMIN as DELETED_BY_ADMIN } from "./gigs";
+
+/** `gigs.resolution` of a gig the admin deleted: hidden from the admin's lists, and from everyone but its parties. */
 export { DELETED_BY_ADMIN };
 
 /** Gigs with a worker at it (DESIGN.md §4): the stats' activeGigs. Open listings and disputes are counted apart. */

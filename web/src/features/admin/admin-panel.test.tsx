@@ -1,0 +1,290 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AdminRoute } from "../../routes/admin";
+import { apiError, mockApi, type ApiCall } from "../../test/mock-api";
+import { findToast, renderWithApp } from "../../test/render";
+import { ADMIN_TOKEN_KEY } from "./admin-session";
+import type { AdminGig, AdminReport, Dispute, UnreadChat } from "./types";
+
+const stats = { totalEscrow: 30_750, totalRevenue: 500, activeGigs: 2, openGigs: 1, completedGigs: 4, disputedGigs: 1, totalUsers: 9 };
+
+const gig = (over: Partial<AdminGig> = {}): AdminGig => ({
+  id: "0a1b2c3d-gig",
+  title: "Design a logo",
+  description: "A logo",
+  category: "Design",
+  gigType: "job_request",
+  status: "open",
+  payment: 10_000,
+  escrowStatus: "funded",
+  createdAt: "2026-11-01T00:00:00.000Z",
+  posterId: "u1",
+  hirerId: "u1",
+  workerId: null,
+  disputeReason: null,
+  disputedBy: null,
+  resolution: null,
+  poster: { id: "u1", username: "npub1poster", displayName: "Poster Pat" },
+  ...over,
+});
+
+const dispute: Dispute = {
+  gigId: "disputed-gig-1",
+  title: "Translate a page",
+  description: "Into Spanish",
+  gigType: "job_request",
+  payment: 10_000,
+  totalCharge: 10_250,
+  workerPayout: 9_750,
+  platformFee: 250,
+  disputeReason: "Half of it is machine translated.",
+  disputedBy: { id: "h1", username: "npub1hirer", displayName: "Hana" },
+  workSubmission: "Done",
+  submittedAt: "2026-11-02T00:00:00.000Z",
+  hirer: { id: "h1", username: "npub1hirer", displayName: "Hana" },
+  worker: { id: "w1", username: "npub1worker", displayName: "Wes" },
+  createdAt: "2026-11-01T00:00:00.000Z",
+};
+
+function panelApi(overrides: Record<string, (call: ApiCall) => unknown> = {}) {
+  return mockApi({
+    "GET /api/admin/stats": () => stats,
+    "GET /api/admin/money": () => ({ ledger: { ok: true, problems: [], wallet: 31_250, escrow: 30_750, fees: 500, payables: 0 }, payouts: [], checkedAt: "" }),
+    "GET /api/admin/disputes": () => [dispute],
+    "GET /api/admin/unread-chats": () => [] as UnreadChat[],
+    "GET /api/admin/gigs": () => [gig()],
+    "GET /api/gig-reports": () => [] as AdminReport[],
+    "GET /api/admin/suggestions": () => [],
+    "POST /api/admin/logout": () => ({ success: true }),
+    ...overrides,
+  });
+}
+
+function renderPanel() {
+  sessionStorage.setItem(ADMIN_TOKEN_KEY, "tok-admin");
+  renderWithApp(<AdminRoute />, { route: "/admin" });
+  return userEvent.setup();
+}
+
+beforeEach(() => sessionStorage.clear());
+afterEach(() => sessionStorage.clear());
+
+describe("the admin panel", () => {
+  it("shows the stats and the ledger check, with the token in x-admin-token", async () => {
+    const api = panelApi();
+    renderPanel();
+    expect(await screen.findByText("30,750 sats")).toBeInTheDocument();
+    expect(screen.getByText("Total Escrow")).toBeInTheDocument();
+    expect(screen.getByText("Platform Revenue")).toBeInTheDocument();
+    expect(await screen.findByText("Balanced")).toBeInTheDocument();
+    expect(screen.getByRole("tab", { name: "Disputes (1)" })).toBeInTheDocument();
+    expect(api.callsTo("GET", "/api/admin/stats")[0]!.headers["x-admin-token"]).toBe("tok-admin");
+  });
+
+  it("a failed stats fetch drops the token and returns to the PIN screen", async () => {
+    panelApi({ "GET /api/admin/stats": () => apiError(500, "Database unavailable") });
+    renderPanel();
+    expect(await screen.findByRole("button", { name: "OK" })).toBeDisabled();
+    expect(screen.getByTestId("pin-dots")).toBeInTheDocument();
+    expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBeNull();
+    expect(await findToast("Unauthorized")).toBeInTheDocument();
+  });
+
+  it.each([
+    ["Gigs", "GET /api/admin/gigs"],
+    ["Suggestions", "GET /api/admin/suggestions"],
+  ])("a failed fetch on the %s tab does the same", async (tab, path) => {
+    panelApi({ [path]: () => apiError(403, "Forbidden") });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: tab }));
+    expect(await screen.findByRole("button", { name: "OK" })).toBeInTheDocument();
+    expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBeNull();
+  });
+
+  it("Logout ends the session", async () => {
+    const api = panelApi();
+    const user = renderPanel();
+    await user.click(await screen.findByRole("button", { name: /logout/i }));
+    expect(await screen.findByRole("button", { name: "OK" })).toBeInTheDocument();
+    expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBeNull();
+    expect(api.callsTo("POST", "/api/admin/logout")[0]!.headers["x-admin-token"]).toBe("tok-admin");
+  });
+
+  it("filters gigs, deletes one after a confirmation and not without, truncates a dispute at 150 characters", async () => {
+    const long = "x".repeat(200);
+    const api = panelApi({
+      "GET /api/admin/gigs": (call) => (call.query.get("status") === "disputed" ? [gig({ id: "d1", status: "disputed", disputeReason: long })] : [gig()]),
+      "DELETE /api/admin/gigs/0a1b2c3d-gig": () => ({ success: true, id: "0a1b2c3d-gig", refund: { amount: 10_250 } }),
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Gigs" }));
+    expect(await screen.findByRole("heading", { name: "Design a logo" })).toBeInTheDocument();
+
+    const confirm = vi.spyOn(window, "confirm").mockReturnValueOnce(false).mockReturnValueOnce(true);
+    await user.click(screen.getByRole("button", { name: "Delete Design a logo" }));
+    expect(api.callsTo("DELETE", "/api/admin/gigs/0a1b2c3d-gig")).toHaveLength(0);
+    await user.click(screen.getByRole("button", { name: "Delete Design a logo" }));
+    expect(confirm).toHaveBeenLastCalledWith(expect.stringContaining("refunded to the hirer in full"));
+    expect(await findToast("Gig Deleted")).toBeInTheDocument();
+    expect(api.callsTo("DELETE", "/api/admin/gigs/0a1b2c3d-gig")).toHaveLength(1);
+
+    await user.selectOptions(screen.getByLabelText("Status"), "disputed");
+    const reason = await screen.findByTestId("dispute-reason");
+    expect(reason).toHaveTextContent(`Dispute: ${"x".repeat(150)}...`);
+    expect(api.calls.some((c) => c.path === "/api/admin/gigs" && c.query.get("status") === "disputed")).toBe(true);
+    await user.selectOptions(screen.getByLabelText("Type"), "service_offering");
+    await waitFor(() => expect(api.calls.some((c) => c.path === "/api/admin/gigs" && c.query.get("type") === "service_offering")).toBe(true));
+  });
+
+  it("deletes the selected gigs in bulk after a confirmation", async () => {
+    const api = panelApi({
+      "GET /api/admin/gigs": () => [gig({ id: "g1", title: "First" }), gig({ id: "g2", title: "Second", escrowStatus: "pending" })],
+      "DELETE /api/admin/gigs": () => ({ success: true, deleted: [{ id: "g1" }, { id: "g2" }], failed: [] }),
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Gigs" }));
+    await user.click(await screen.findByRole("checkbox", { name: "Select First" }));
+    await user.click(screen.getByRole("checkbox", { name: "Select Second" }));
+    vi.spyOn(window, "confirm").mockReturnValue(true);
+    await user.click(screen.getByRole("button", { name: /Delete Selected \(2\)/ }));
+    expect(await findToast("Gig Deleted")).toBeInTheDocument();
+    expect(api.callsTo("DELETE", "/api/admin/gigs")[0]!.body).toEqual({ ids: ["g1", "g2"] });
+  });
+
+  it("reports: status select, notes from a prompt (cancelled sends nothing), links to the gig and the reporter", async () => {
+    const report: AdminReport = {
+      id: "r1",
+      gigId: "g9",
+      gig: { title: "Sketchy gig", status: "open", deleted: false },
+      reporterId: "u7",
+      reporter: { displayName: "Ria", username: "npub1ria" },
+      reason: "scam",
+      details: "Asks for seed words",
+      status: "pending",
+      adminNotes: null,
+      createdAt: "2026-11-03T00:00:00.000Z",
+    };
+    const api = panelApi({
+      "GET /api/gig-reports": () => [report],
+      "PATCH /api/gig-reports/r1": (call) => ({ ...report, ...(call.body as object) }),
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Reports" }));
+    expect(await screen.findByRole("link", { name: "Sketchy gig" })).toHaveAttribute("href", "/gig/g9");
+    expect(screen.getByRole("link", { name: "Ria" })).toHaveAttribute("href", "/profile/u7");
+
+    const prompt = vi.spyOn(window, "prompt").mockReturnValueOnce(null).mockReturnValueOnce("Warned the poster");
+    await user.click(screen.getByRole("button", { name: "Add Notes" }));
+    expect(api.callsTo("PATCH", "/api/gig-reports/r1")).toHaveLength(0);
+    await user.click(screen.getByRole("button", { name: "Add Notes" }));
+    expect(await findToast("Updated")).toBeInTheDocument();
+    expect(api.callsTo("PATCH", "/api/gig-reports/r1")[0]!.body).toEqual({ adminNotes: "Warned the poster" });
+    expect(prompt).toHaveBeenCalledTimes(2);
+
+    await user.selectOptions(screen.getByLabelText("Report status"), "under_review");
+    await waitFor(() => expect(api.callsTo("PATCH", "/api/gig-reports/r1")[1]!.body).toEqual({ status: "under_review" }));
+  });
+
+  it("a failed report update says so", async () => {
+    panelApi({
+      "GET /api/gig-reports": () => [
+        { id: "r2", gigId: "g", gig: null, reporterId: "u", reporter: { displayName: null, username: "npub1x" }, reason: "spam", details: null, status: "pending", adminNotes: null, createdAt: "2026-11-03T00:00:00.000Z" },
+      ],
+      "PATCH /api/gig-reports/r2": () => apiError(500, "Boom"),
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Reports" }));
+    await user.selectOptions(await screen.findByLabelText("Report status"), "dismissed");
+    expect(await findToast("Failed to update report")).toBeInTheDocument();
+  });
+
+  it("settles a dispute after a confirmation: refund, pay, or split with the sats shown", async () => {
+    const api = panelApi({
+      "POST /api/admin/disputes/disputed-gig-1/resolve": (call) => {
+        const body = call.body as { resolution: string };
+        return { success: true, payouts: body.resolution === "split" ? { worker: 2_925, hirer: 6_825 } : { worker: 9_750, hirer: 0 } };
+      },
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Disputes (1)" }));
+    expect(await screen.findByText("Half of it is machine translated.")).toBeInTheDocument();
+
+    const confirm = vi.spyOn(window, "confirm").mockReturnValue(false);
+    await user.click(screen.getByRole("button", { name: "Refund Hirer" }));
+    expect(confirm).toHaveBeenLastCalledWith(expect.stringContaining("10,250 sats"));
+    await user.click(screen.getByRole("button", { name: "Pay Worker" }));
+    expect(confirm).toHaveBeenLastCalledWith(expect.stringContaining("9,750 sats"));
+    expect(api.callsTo("POST", "/api/admin/disputes/disputed-gig-1/resolve")).toHaveLength(0);
+
+    const share = screen.getByLabelText("Worker's share (%)");
+    await user.clear(share);
+    await user.type(share, "30");
+    expect(screen.getByText("Worker gets 2,925 sats, hirer gets 6,825 sats, platform keeps 500 sats.")).toBeInTheDocument();
+    confirm.mockReturnValue(true);
+    await user.click(screen.getByRole("button", { name: "Split" }));
+    expect(await findToast("Dispute Resolved")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/admin/disputes/disputed-gig-1/resolve")[0]!.body).toEqual({ resolution: "split", workerSharePercent: 30 });
+
+    await user.clear(share);
+    await user.type(share, "101");
+    expect(screen.getByRole("button", { name: "Split" })).toBeDisabled();
+  });
+
+  it("opens a chat from the unread chats, shows the messages and sends with Enter (not Shift+Enter, not blank)", async () => {
+    const messages = [
+      { id: "m1", gigId: "disputed-gig-1", message: "@admin help please", senderType: "user", senderId: "h1", sender: { displayName: "Hana", username: "npub1hirer" }, createdAt: "2026-11-04T10:00:00.000Z" },
+    ];
+    const api = panelApi({
+      "GET /api/admin/unread-chats": () => [{ gigId: "disputed-gig-1", gigTitle: "Translate a page", reason: "disputed", messageCount: 1, lastMessageTime: "2026-11-04T10:00:00.000Z" }],
+      "GET /api/admin/chat/disputed-gig-1": () => messages,
+      "POST /api/admin/chat/disputed-gig-1": (call) => {
+        const m = { id: `m${messages.length + 1}`, gigId: "disputed-gig-1", message: (call.body as { message: string }).message, senderType: "admin", senderId: "ADMIN", sender: { displayName: "Platform Admin", username: "admin" }, createdAt: "2026-11-04T10:01:00.000Z" };
+        messages.push(m);
+        return m;
+      },
+    });
+    const user = renderPanel();
+    const bell = await screen.findByRole("button", { name: "Unread chats: 1" });
+    expect(within(bell).getByTestId("unread-chats-badge")).toHaveTextContent("1");
+    await user.click(bell);
+    await user.click(await screen.findByRole("button", { name: /Translate a page/ }));
+
+    const dialog = await screen.findByRole("dialog");
+    expect(await within(dialog).findByText("@admin help please")).toBeInTheDocument();
+    const box = within(dialog).getByLabelText("Message as admin");
+    await user.type(box, "   {Enter}");
+    expect(api.callsTo("POST", "/api/admin/chat/disputed-gig-1")).toHaveLength(0);
+    await user.clear(box);
+    await user.type(box, "Looking into it{Shift>}{Enter}{/Shift}now");
+    expect(api.callsTo("POST", "/api/admin/chat/disputed-gig-1")).toHaveLength(0);
+    await user.type(box, "{Enter}");
+    expect(await findToast("Message Sent")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/admin/chat/disputed-gig-1")[0]!.body).toEqual({ message: "Looking into it\nnow" });
+    expect(box).toHaveValue("");
+    expect(await within(dialog).findByText("Looking into it now", { normalizer: (t) => t.replace(/\s+/g, " ") })).toBeInTheDocument();
+  });
+
+  it("polls the open chat every 2 seconds and the unread chats every 5, without caching", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const api = panelApi({ "GET /api/admin/chat/disputed-gig-1": () => [] });
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      sessionStorage.setItem(ADMIN_TOKEN_KEY, "tok-admin");
+      renderWithApp(<AdminRoute />, { route: "/admin" });
+      await user.click(await screen.findByRole("tab", { name: "Disputes (1)" }));
+      await user.click(await screen.findByRole("button", { name: "Open Chat" }));
+      await screen.findByText("No messages yet.");
+      const chatCalls = () => api.callsTo("GET", "/api/admin/chat/disputed-gig-1").length;
+      const unreadCalls = () => api.callsTo("GET", "/api/admin/unread-chats").length;
+      const [chat0, unread0] = [chatCalls(), unreadCalls()];
+      await vi.advanceTimersByTimeAsync(10_100);
+      expect(chatCalls() - chat0).toBeGreaterThanOrEqual(4);
+      expect(chatCalls() - chat0).toBeLessThanOrEqual(6);
+      expect(unreadCalls() - unread0).toBeGreaterThanOrEqual(2);
+      expect(unreadCalls() - unread0).toBeLessThanOrEqual(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+// Dashboard: the stats of SPEC.md §3 Admin stats, and (beyond the spec) the money health view: the
+// ledger invariant check and the payouts that failed or are stuck, each with a retry button.
+import type { ReactNode } from "react";
+import { Badge } from "../../components/ui/badge";
+import { Button } from "../../components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import { AlertIcon, CheckIcon } from "../../components/ui/icons";
+import { Skeleton } from "../../components/ui/skeleton";
+import { formatDate, formatSats } from "../../lib/format";
+import { useAdminStats, useMoneyHealth, useRetryPayout } from "./use-admin";
+import type { PayoutProblem } from "./types";
+
+function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
+  return (
+    <Card className="flex flex-col gap-1 p-4">
+      <span className="text-xs font-medium tracking-wide text-stone-500 uppercase">{label}</span>
+      <span className="text-xl font-bold break-words text-stone-900 tabular-nums sm:text-2xl">{value}</span>
+      {hint && <span className="text-xs text-stone-500">{hint}</span>}
+    </Card>
+  );
+}
+
+export function DashboardTab() {
+  const stats = useAdminStats();
+  const s = stats.data;
+  return (
+    <div className="flex flex-col gap-6">
+      <section aria-label="Platform stats" className="grid grid-cols-2 gap-3 lg:grid-cols-3">
+        {!s ? (
+          Array.from({ length: 6 }, (_, i) => <Skeleton key={i} className="h-24" />)
+        ) : (
+          <>
+            <Stat label="Total Escrow" value={formatSats(s.totalEscrow)} hint="Held for gigs in progress" />
+            <Stat label="Platform Revenue" value={formatSats(s.totalRevenue)} hint="Fees, 2.5% per side" />
+            <Stat label="Active Gigs" value={s.activeGigs} hint={`Being worked on; ${s.openGigs} open`} />
+            <Stat label="Completed Gigs" value={s.completedGigs} />
+            <Stat label="Disputed Gigs" value={s.disputedGigs} />
+            <Stat label="Total Users" value={s.totalUsers} />
+          </>
+        )}
+      </section>
+      <MoneyHealthCard />
+    </div>
+  );
+}
+
+const PURPOSE_LABELS: Record<string, string> = { worker_payout: "Worker payout", hirer_refund: "Hirer refund" };
+const purposeLabel = (purpose: string) => PURPOSE_LABELS[purpose] ?? (purpose.startsWith("late_payment") ? "Late payment refund" : purpose);
+
+function MoneyHealthCard() {
+  const health = useMoneyHealth();
+  const retry = useRetryPayout();
+  const data = health.data;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Money Health</CardTitle>
+        <CardDescription>The ledger's invariants and the payouts that need attention.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-5">
+        {!data ? (
+          health.isError ? (
+            <p className="text-sm text-red-700">Could not load the money health view.</p>
+          ) : (
+            <Skeleton className="h-24" />
+          )
+        ) : (
+          <>
+            <section aria-label="Ledger check" className="flex flex-col gap-3">
+              <div className="flex flex-wrap items-center gap-2">
+                <h3 className="text-sm font-semibold text-stone-900">Ledger check</h3>
+                {data.ledger.ok ? (
+                  <Badge variant="success">
+                    <CheckIcon size={12} /> Balanced
+                  </Badge>
+                ) : (
+                  <Badge variant="danger">
+                    <AlertIcon size={12} /> {data.ledger.problems.length} {data.ledger.problems.length === 1 ? "problem" : "problems"}
+                  </Badge>
+                )}
+                <Button variant="ghost" size="sm" className="ml-auto" onClick={() => void health.refetch()} disabled={health.isFetching}>
+                  {health.isFetching ? "Checking..." : "Check again"}
+                </Button>
+              </div>
+              <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4">
+                {(
+                  [
+                    ["Wallet", data.ledger.wallet],
+                    ["Escrow", data.ledger.escrow],
+                    ["Fees", data.ledger.fees],
+                    ["Owed (payables)", data.ledger.payables],
+                  ] as const
+                ).map(([label, value]) => (
+                  <div key={label} className="rounded-lg bg-stone-50 px-3 py-2">
+                    <dt className="text-xs text-stone-500">{label}</dt>
+                    <dd className="font-semibold text-stone-900 tabular-nums">{formatSats(value)}</dd>
+                  </div>
+                ))}
+              </dl>
+              {data.ledger.problems.length > 0 && (
+                <ul className="list-disc pl-5 text-sm break-words text-red-700">
+                  {data.ledger.problems.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              )}
+            </section>
+
+            <section aria-label="Payouts needing attention" className="flex flex-col gap-2">
+              <h3 className="text-sm font-semibold text-stone-900">Payouts needing attention</h3>
+              {data.payouts.length === 0 ? (
+                <p className="text-sm text-stone-500">No failed or stuck payouts.</p>
+              ) : (
+                <ul className="flex flex-col gap-2">
+                  {data.payouts.map((p) => (
+                    <PayoutRow key={p.id} payout={p} retrying={retry.isPending && retry.variables === p.id} onRetry={() => retry.mutate(p.id)} />
+                  ))}
+                </ul>
+              )}
+            </section>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function PayoutRow({ payout: p, retrying, onRetry }: { payout: PayoutProblem; retrying: boolean; onRetry: () => void }) {
+  const who = p.recipient.displayName || p.recipient.username || p.recipient.id;
+  return (
+    <li className="flex flex-col gap-2 rounded-lg border border-stone-200 p-3 sm:flex-row sm:items-start">
+      <div className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-semibold text-stone-900 tabular-nums">{formatSats(p.amount)}</span>
+          <Badge variant={p.problem === "failed" ? "danger" : "warning"}>{p.problem === "failed" ? "Failed" : `Stuck (${p.status.replace("_", " ")})`}</Badge>
+          <span className="text-stone-600">{purposeLabel(p.purpose)}</span>
+        </div>
+        <span className="break-words text-stone-600">
+          To {who}
+          {p.recipient.lightningAddress ? ` (${p.recipient.lightningAddress})` : " (no Lightning address)"} · {p.gigTitle ?? p.gigId.slice(0, 8)}
+        </span>
+        <span className="text-xs text-stone-500">
+          {p.attempts} {p.attempts === 1 ? "attempt" : "attempts"} · since {formatDate(p.createdAt)}
+          {p.nextAttemptAt && p.status === "failed" ? ` · next automatic try ${new Date(p.nextAttemptAt).toLocaleTimeString()}` : ""}
+        </span>
+        {p.lastError && <span className="text-xs break-words text-red-700">Last error: {p.lastError}</span>}
+      </div>
+      <Button size="sm" variant="outline" onClick={onRetry} disabled={retrying} aria-label={`Retry payout of ${formatSats(p.amount)} to ${who}`}>
+        {retrying ? "Retrying..." : p.status === "in_flight" ? "Look up" : "Retry"}
+      </Button>
+    </li>
+  );
+}
