@@ -137,6 +137,23 @@ describe("the admin panel", () => {
     await waitFor(() => expect(api.calls.some((c) => c.path === "/api/admin/gigs" && c.query.get("type") === "service_offering")).toBe(true));
   });
 
+  it("loads more gigs with the cursor the API gives", async () => {
+    const api = panelApi({
+      "GET /api/admin/gigs": (call) =>
+        call.query.get("cursor") === "page-2"
+          ? [gig({ id: "g2", title: "Older gig" })]
+          : new Response(JSON.stringify([gig({ id: "g1", title: "Newer gig" })]), { headers: { "Content-Type": "application/json", "X-Next-Cursor": "page-2" } }),
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Gigs" }));
+    expect(await screen.findByRole("heading", { name: "Newer gig" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Load more" }));
+    expect(await screen.findByRole("heading", { name: "Older gig" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Newer gig" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Load more" })).not.toBeInTheDocument();
+    expect(api.callsTo("GET", "/api/admin/gigs")).toHaveLength(2);
+  });
+
   it("deletes the selected gigs in bulk after a confirmation", async () => {
     const api = panelApi({
       "GET /api/admin/gigs": () => [gig({ id: "g1", title: "First" }), gig({ id: "g2", title: "Second", escrowStatus: "pending" })],

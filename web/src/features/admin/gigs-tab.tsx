@@ -22,7 +22,7 @@ export function GigsTab({ onOpenChat }: { onOpenChat: (gigId: string, title: str
   const gigs = useAdminGigs(filters);
   const remove = useDeleteGig();
   const bulk = useBulkDeleteGigs();
-  const list = gigs.data ?? [];
+  const list = gigs.data?.pages.flatMap((p) => p.gigs) ?? [];
   const chosen = list.filter((g) => selected.has(g.id));
   const allChosen = list.length > 0 && chosen.length === list.length;
 
@@ -166,6 +166,11 @@ export function GigsTab({ onOpenChat }: { onOpenChat: (gigId: string, title: str
             </li>
           ))}
         </ul>
+      )}
+      {gigs.hasNextPage && (
+        <Button variant="outline" className="self-center" onClick={() => void gigs.fetchNextPage()} disabled={gigs.isFetchingNextPage}>
+          {gigs.isFetchingNextPage ? "Loading..." : "Load more"}
+        </Button>
       )}
     </div>
   );

@@ -1,11 +1,11 @@
 // Query hooks of the admin panel. Keys are the request path's parts (SPEC.md §7). A failed read of the
 // stats, the gigs or the suggestions ends the admin session (SPEC.md §8 Admin fetch failures), as
 // does a 401 anywhere (the token expired); other failures are told in a toast.
-import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import type { DisputeResolutionInput, ReportStatus, SuggestionStatus } from "../../../../domain/admin";
 import { useToast, type ToastOptions } from "../../components/ui/toast";
 import { ApiError, errorText, pathFromKey } from "../../lib/api";
-import { adminJson, useAdminSession } from "./admin-session";
+import { adminJson, adminRequest, useAdminSession } from "./admin-session";
 import type { AdminChatMessage, AdminGig, AdminReport, AdminStats, AdminSuggestion, Dispute, MoneyHealth, UnreadChat } from "./types";
 
 export const UNREAD_CHATS_POLL_MS = 5000;
@@ -67,7 +67,31 @@ function useAdminQuery<T>(key: QueryKey, failure: FailurePolicy, options: { refe
 const END = { kind: "end-session" } as const;
 
 export const useAdminStats = () => useAdminQuery<AdminStats>(adminKeys.stats(), END);
-export const useAdminGigs = (filters: GigFilters) => useAdminQuery<AdminGig[]>(adminKeys.gigs(filters), END);
+
+/** Every gig, 100 at a time (the API pages by keyset; X-Next-Cursor asks for the next page). */
+export function useAdminGigs(filters: GigFilters) {
+  const { token, end } = useAdminSession();
+  const { toast } = useToast();
+  const key = adminKeys.gigs(filters);
+  return useInfiniteQuery({
+    queryKey: key,
+    enabled: !!token,
+    initialPageParam: null as string | null,
+    queryFn: async ({ pageParam }) => {
+      try {
+        const path = pathOf(key);
+        const url = pageParam ? `${path}${path.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(pageParam)}` : path;
+        const res = await adminRequest(token, "GET", url);
+        return { gigs: (await res.json()) as AdminGig[], next: res.headers.get("X-Next-Cursor") };
+      } catch (err) {
+        toast({ title: "Unauthorized", description: errorText(err, "Please enter the PIN again."), variant: "destructive" });
+        end();
+        throw err;
+      }
+    },
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
+}
 export const useAdminSuggestions = () => useAdminQuery<AdminSuggestion[]>(adminKeys.suggestions(), END);
 export const useAdminReports = () => useAdminQuery<AdminReport[]>(adminKeys.reports(), { kind: "toast", title: "Failed to fetch reports" });
 export const useDisputes = () => useAdminQuery<Dispute[]>(adminKeys.disputes(), { kind: "toast", title: "Failed to fetch disputes" });
