@@ -376,7 +376,7 @@ export function CancelGigButton({ gig, isHirer, onCancelled }: { gig: Gig; isHir
     });
   if (!confirming) {
     return (
-      <Button variant="ghost" className="text-red-700 hover:bg-red-50" onClick={() => setConfirming(true)}>
+      <Button variant="ghost" className="text-red-700! hover:bg-red-50!" onClick={() => setConfirming(true)}>
         <TrashIcon />
         Cancel Gig
       </Button>

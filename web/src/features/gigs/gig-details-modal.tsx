@@ -26,7 +26,7 @@ export function GigDetailsModal({ gigId, open, onOpenChange }: { gigId: string; 
   const gig = useGig(gigId);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-2xl" aria-describedby={undefined}>
+      <DialogContent className="sm:max-w-2xl" aria-describedby={undefined}>
         {gig.data ? (
           <GigDetails gig={gig.data} />
         ) : gig.isError ? (
@@ -119,6 +119,13 @@ function escrowNotice(gig: Gig): string {
   }
 }
 
+/** SPEC.md §2: Not started if unclaimed, Overdue if past, else days and hours; a finished gig has no clock. */
+function remainingText(gig: Gig): string {
+  if (gig.status === "completed") return "Completed";
+  if (gig.status === "cancelled") return "Cancelled";
+  return timeRemaining(gig.status, gig.deadline);
+}
+
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="flex flex-col gap-0.5 rounded-lg bg-stone-50 px-3 py-2">
@@ -143,7 +150,7 @@ function GigDetails({ gig }: { gig: Gig }) {
   const deadline = gig.deadline ? new Date(gig.deadline) : null;
   return (
     <div className="flex flex-col gap-5">
-      <DialogHeader className="mb-0">
+      <div className="flex flex-col gap-1.5 pr-8">
         <div className="flex flex-wrap items-center gap-2">
           <GigTypeBadge gigType={gig.gigType} />
           <GigStatusBadge status={gig.status} />
@@ -167,7 +174,7 @@ function GigDetails({ gig }: { gig: Gig }) {
             </span>
           </div>
         )}
-      </DialogHeader>
+      </div>
 
       <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3">
         <Fact label="Payment">
@@ -179,7 +186,7 @@ function GigDetails({ gig }: { gig: Gig }) {
         <Fact label="Category">{gig.category}</Fact>
         <Fact label="Posted">{formatDate(gig.createdAt)}</Fact>
         <Fact label="Deadline">{deadline ? `${formatDate(gig.deadline!)} ${deadline.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}` : "Set when claimed"}</Fact>
-        <Fact label="Time remaining">{timeRemaining(gig.status, gig.deadline)}</Fact>
+        <Fact label="Time remaining">{remainingText(gig)}</Fact>
       </dl>
 
       <section aria-label="Description" className="flex flex-col gap-1">

@@ -21,7 +21,7 @@ export function ManageGigModal({ gigId, open, onOpenChange }: { gigId: string; o
   const gig = useGig(gigId);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-xl">
+      <DialogContent className="sm:max-w-xl">
         <DialogHeader>
           <DialogTitle>Manage Gig</DialogTitle>
           <DialogDescription>

@@ -1,10 +1,13 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState, type ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeUser } from "../../test/factories";
 import { mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
 import { makeGig } from "../gigs/gig-factories";
+import { gigKeys } from "../gigs/use-gigs";
 import { PAID_CLOSE_DELAY_MS, PAYMENT_POLL_MS, PaymentModal } from "./payment-modal";
 
 const INVOICE = "lnbcrt102500n1pj9x7devinvoiceqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq";
@@ -68,6 +71,37 @@ describe("escrow payment modal", () => {
 
     await act(() => vi.advanceTimersByTimeAsync(PAID_CLOSE_DELAY_MS));
     expect(onPaid).toHaveBeenCalledOnce();
+  });
+
+  it("does not judge the invoice by the gig as the cache remembered it (a service offering just hired)", async () => {
+    const api = mockApi({
+      "GET /api/config": () => ({ aliasDomain: "gigstr.test", lightningBackend: "lnbits", platformFeePercent: 2.5 }),
+      "GET /api/gigs/gig-pay-1": () => makeGig({ id: "gig-pay-1", status: "pending_payment", escrowStatus: "pending" }),
+    });
+    function SeedStaleGig({ children }: { children: ReactNode }) {
+      const queryClient = useQueryClient();
+      useState(() => queryClient.setQueryData(gigKeys.detail("gig-pay-1"), makeGig({ id: "gig-pay-1", status: "open", escrowStatus: "pending" })));
+      return children;
+    }
+    renderWithApp(
+      <SeedStaleGig>
+        <PaymentModal payment={payment} open onOpenChange={() => {}} onPaid={() => {}} />
+      </SeedStaleGig>,
+      { user: makeUser() },
+    );
+    expect(await screen.findByText("Waiting for payment...")).toBeInTheDocument();
+    expect(screen.queryByText("This invoice can no longer be paid")).not.toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo("GET", "/api/gigs/gig-pay-1")).toHaveLength(1));
+    expect(screen.getByText("Waiting for payment...")).toBeInTheDocument();
+  });
+
+  it("says when the invoice can no longer be paid", async () => {
+    mockApi({
+      "GET /api/config": () => ({ aliasDomain: "gigstr.test", lightningBackend: "lnbits", platformFeePercent: 2.5 }),
+      "GET /api/gigs/gig-pay-1": () => makeGig({ id: "gig-pay-1", status: "cancelled", escrowStatus: "pending" }),
+    });
+    renderWithApp(<PaymentModal payment={payment} open onOpenChange={() => {}} onPaid={() => {}} />, { user: makeUser() });
+    expect(await screen.findByText("This invoice can no longer be paid")).toBeInTheDocument();
   });
 
   it("pays with the dev wallet when the dev backend runs", async () => {

@@ -3,7 +3,7 @@
 // The gig is polled every 2 s; once its escrow is funded the modal says so and, 2 s later, hands over to
 // the gig's details. With the dev Lightning backend a "Pay with dev wallet" button pays the invoice.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { AlertIcon, BoltIcon, CheckIcon, CopyIcon, ExternalLinkIcon } from "../../components/ui/icons";
@@ -50,7 +50,9 @@ export function PaymentModal({
   const config = useConfig();
   const qr = useInvoiceQr(payment.paymentRequest);
   const gig = useGig(payment.gigId, { refetchInterval: PAYMENT_POLL_MS });
-  const current = gig.isPlaceholderData ? undefined : gig.data;
+  // Only a read made while this invoice is shown says anything about it (the cache may hold the gig as it was).
+  const [openedAt] = useState(() => Date.now());
+  const current = !gig.isPlaceholderData && gig.dataUpdatedAt >= openedAt ? gig.data : undefined;
   const paid = current?.escrowStatus === "funded" || current?.escrowStatus === "released";
   const lapsed = !!current && !paid && current.status !== "pending_payment";
   const fee = payment.totalCharge - payment.payment;
@@ -82,7 +84,7 @@ export function PaymentModal({
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md">
+      <DialogContent className="sm:max-w-md">
         <DialogHeader>
           <DialogTitle className="flex items-center gap-2">
             <BoltIcon className="text-brand-600" />
@@ -118,9 +120,9 @@ export function PaymentModal({
               aria-label="Lightning invoice QR code: open in a wallet"
             >
               {qr.data ? (
-                <img src={qr.data} alt="" width={240} height={240} className="h-60 w-60" />
+                <img src={qr.data} alt="" width={240} height={240} className="h-48 w-48 sm:h-60 sm:w-60" />
               ) : (
-                <Skeleton className="h-60 w-60 rounded-lg" />
+                <Skeleton className="h-48 w-48 rounded-lg sm:h-60 sm:w-60" />
               )}
             </a>
 
