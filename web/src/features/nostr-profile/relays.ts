@@ -5,14 +5,9 @@ import { AbstractSimplePool } from "nostr-tools/abstract-pool";
 import { verifyEvent, type Event } from "nostr-tools/pure";
 import type { SignedNostrEvent } from "../../lib/nostr";
 
-/** Five well-known public relays: where the profile is published and read from by default. */
-export const DEFAULT_NOSTR_RELAYS: readonly string[] = [
-  "wss://relay.damus.io",
-  "wss://nos.lol",
-  "wss://relay.primal.net",
-  "wss://relay.snort.social",
-  "wss://purplepag.es",
-];
+import { DEFAULT_NOSTR_RELAYS } from "../../../../domain/nostr-relays";
+
+export { DEFAULT_NOSTR_RELAYS };
 
 /** SPEC.md §9: the profile publish waits 3 s; reads get the same patience. */
 export const RELAY_WAIT_MS = 3000;
