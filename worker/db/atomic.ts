@@ -16,6 +16,8 @@ export interface Guard {
 /** A compare-and-set inside a change: `won` tells after commit whether it changed its row. */
 export interface Cas extends Guard {
   readonly index: number;
+  /** The transition id this compare-and-set stamps on its row. */
+  readonly token: string;
 }
 
 const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -47,7 +49,7 @@ export class AtomicChange {
     this.statements.push(
       this.d1.prepare(`UPDATE ${table} SET ${assignments.join(", ")} WHERE id = ? AND (${where.sql})`).bind(...values, token, id, ...where.params),
     );
-    return { index, sql: `EXISTS (SELECT 1 FROM ${table} WHERE id = ? AND transition_id = ?)`, params: [id, token] };
+    return { index, token, sql: `EXISTS (SELECT 1 FROM ${table} WHERE id = ? AND transition_id = ?)`, params: [id, token] };
   }
 
   insert(table: string, row: Row, when: Guard): this {

@@ -73,11 +73,14 @@ export async function attemptPayout(deps: Deps, payoutId: string): Promise<Payou
     return "failed";
   }
 
-  // Recorded before paying, so that an unclear outcome can be looked up by its hash.
-  await deps.db
+  // Recorded before paying, so that an unclear outcome can be looked up by its hash. Only while the
+  // row is still this attempt's (its claim's token): a stale attempt must never pay beside a newer one.
+  const recorded = await deps.db
     .update(payouts)
     .set({ bolt11, paymentHash, destination, updatedAt: nowIso() })
-    .where(and(eq(payouts.id, payout.id), eq(payouts.status, "in_flight")));
+    .where(and(eq(payouts.id, payout.id), eq(payouts.status, "in_flight"), eq(payouts.transitionId, cas.token)))
+    .returning({ id: payouts.id });
+  if (recorded.length === 0) return "busy";
 
   const result = await deps.lightning.payInvoice(bolt11, routingFeeCap(payout.amount));
   switch (result.status) {
