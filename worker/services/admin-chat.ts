@@ -9,15 +9,9 @@ import { chatMessages, users } from "../db/schema";
 import { postAdminChatMessage } from "./chat";
 import { loadGig } from "./gigs";
 import type { Deps } from "./deps";
+import type { AdminChatMessage, UnreadChat } from "../../domain/admin-views";
 
-export interface UnreadChat {
-  gigId: string;
-  gigTitle: string;
-  reason: UnreadChatReason;
-  /** Members' messages since the admin last read this chat. */
-  messageCount: number;
-  lastMessageTime: string;
-}
+export type { AdminChatMessage, UnreadChat };
 
 /**
  * Chats with members' messages newer than the admin's last read, where the gig is disputed or one of
@@ -47,17 +41,6 @@ export async function unreadChats(d1: D1Database, limit = 50): Promise<UnreadCha
     messageCount: r.messageCount,
     lastMessageTime: r.lastMessageTime,
   }));
-}
-
-export interface AdminChatMessage {
-  id: string;
-  gigId: string;
-  message: string;
-  senderType: "user" | "admin";
-  senderId: string | null;
-  sender: { displayName: string | null; username: string | null };
-  createdAt: string;
-  attachmentId: string | null;
 }
 
 export const ADMIN_CHAT_PAGE = 200;

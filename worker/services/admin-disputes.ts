@@ -12,6 +12,9 @@ import { applyTransition, authorise, completionRows } from "./gig-actions";
 import { loadGig } from "./gigs";
 import type { GigRow } from "./gig-views";
 import type { Deps } from "./deps";
+import type { DisputeView, Party } from "../../domain/admin-views";
+
+export type { DisputeView };
 
 const hirers = alias(users, "hirer");
 const workers = alias(users, "worker");
@@ -19,27 +22,8 @@ const disputers = alias(users, "disputer");
 
 const partyColumns = (t: typeof hirers | typeof workers | typeof disputers) => ({ id: t.id, username: t.username, displayName: t.displayName });
 
-type Party = { id: string; username: string; displayName: string | null };
 const party = (p: { id: string | null; username: string | null; displayName: string | null } | null): Party | null =>
   p?.id && p.username ? { id: p.id, username: p.username, displayName: p.displayName } : null;
-
-export interface DisputeView {
-  gigId: string;
-  title: string;
-  description: string;
-  gigType: string;
-  payment: number;
-  totalCharge: number;
-  workerPayout: number;
-  platformFee: number;
-  disputeReason: string | null;
-  disputedBy: Party | null;
-  workSubmission: string | null;
-  submittedAt: string | null;
-  hirer: Party | null;
-  worker: Party | null;
-  createdAt: string;
-}
 
 /** Every disputed gig with its reason and parties, newest first. */
 export async function listDisputes(deps: Pick<Deps, "db">, limit = 100): Promise<DisputeView[]> {

@@ -5,36 +5,15 @@
 import { and, desc, eq, lte, or } from "drizzle-orm";
 import { gigs, payouts, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
-import { checkLedger, type LedgerCheck } from "./ledger";
+import { checkLedger } from "./ledger";
 import { attemptPayout, resolveInFlightPayout, type PayoutRow } from "./payouts";
 import type { Deps } from "./deps";
+import type { MoneyHealth, PayoutProblem } from "../../domain/admin-views";
+
+export type { MoneyHealth, PayoutProblem };
 
 /** A payout still pending or in flight after this long needs a look. */
 export const STUCK_AFTER_MS = 5 * 60 * 1000;
-
-export interface PayoutProblem {
-  id: string;
-  gigId: string;
-  gigTitle: string | null;
-  purpose: string;
-  amount: number;
-  status: PayoutRow["status"];
-  /** failed, or stuck (pending or in flight for more than 5 minutes). */
-  problem: "failed" | "stuck";
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  destination: string | null;
-  recipient: { id: string; username: string | null; displayName: string | null; lightningAddress: string | null };
-  createdAt: string;
-  updatedAt: string | null;
-}
-
-export interface MoneyHealth {
-  ledger: LedgerCheck;
-  payouts: PayoutProblem[];
-  checkedAt: string;
-}
 
 export async function moneyHealth(deps: Pick<Deps, "db" | "d1">, now = new Date(), limit = 100): Promise<MoneyHealth> {
   const stuckBefore = new Date(now.getTime() - STUCK_AFTER_MS).toISOString();

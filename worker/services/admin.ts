@@ -11,27 +11,15 @@ import { applyTransition } from "./gig-actions";
 import { gigView, type GigRow, type GigView, type PosterRow } from "./gig-views";
 import type { Deps } from "./deps";
 import { REMOVED_BY_ADMIN as DELETED_BY_ADMIN } from "./gigs";
+import type { AdminStats } from "../../domain/admin-views";
+
+export type { AdminStats };
 
 /** `gigs.resolution` of a gig the admin deleted: hidden from the admin's lists, and from everyone but its parties. */
 export { DELETED_BY_ADMIN };
 
 /** Gigs with a worker at it (DESIGN.md §4): the stats' activeGigs. Open listings and disputes are counted apart. */
 export const ACTIVE_STATUSES = ["claimed", "in_progress", "needs_revision", "work_submitted"] as const;
-
-export interface AdminStats {
-  /** Sats held in escrow for gigs: Σ of every escrow account of the ledger. */
-  totalEscrow: number;
-  /** The platform's fees account: 2.5 % per side of released gigs, less routing fees paid. */
-  totalRevenue: number;
-  /** Gigs being worked on: claimed, in_progress, needs_revision, work_submitted. */
-  activeGigs: number;
-  /** Funded (or unfunded service) listings waiting for a worker or a hirer. */
-  openGigs: number;
-  completedGigs: number;
-  disputedGigs: number;
-  /** Members whose account is not deleted. */
-  totalUsers: number;
-}
 
 /** Computed from the ledger and the gigs table each time, never from counters that could drift. */
 export async function adminStats(d1: D1Database): Promise<AdminStats> {

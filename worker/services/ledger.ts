@@ -17,6 +17,9 @@
 //   late payment     wallet -T            payable(payer) +T    (paid to a gig no longer waiting)
 //   payout paid      payable -amount      wallet +amount;      routing fee: fees -f, wallet +f
 import type { AtomicChange, Guard } from "../db/atomic";
+import type { LedgerCheck } from "../../domain/admin-views";
+
+export type { LedgerCheck };
 
 export type Posting = readonly [account: string, amount: number];
 
@@ -40,15 +43,6 @@ export function postTransaction(change: AtomicChange, memo: string, postings: re
 export async function balanceOf(d1: D1Database, account: string): Promise<number> {
   const row = await d1.prepare("SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger_entries WHERE account = ?").bind(account).first<{ balance: number }>();
   return row?.balance ?? 0;
-}
-
-export interface LedgerCheck {
-  ok: boolean;
-  problems: string[];
-  wallet: number;
-  escrow: number;
-  fees: number;
-  payables: number;
 }
 
 /** Checks every invariant of the convention above over the whole ledger. */

@@ -9,6 +9,9 @@ import { badRequest, forbidden, notFound } from "../errors";
 import { DELETED_BY_ADMIN } from "./admin";
 import { getGig } from "./gigs";
 import type { Deps } from "./deps";
+import type { AdminReportView } from "../../domain/admin-views";
+
+export type { AdminReportView };
 
 export type GigReportRow = typeof gigReports.$inferSelect;
 
@@ -27,20 +30,6 @@ export async function reportGig(deps: Pick<Deps, "db">, me: UserRow, input: NewR
     .values({ id: crypto.randomUUID(), gigId: gig.id, reporterId: me.id, reason: input.reason, details: input.details ?? null, status: "pending" })
     .returning();
   return row!;
-}
-
-export interface AdminReportView {
-  id: string;
-  gigId: string;
-  /** The reported gig; `deleted` once the admin deleted it. */
-  gig: { title: string; status: string; deleted: boolean } | null;
-  reporterId: string;
-  reporter: { displayName: string | null; username: string | null };
-  reason: string;
-  details: string | null;
-  status: string;
-  adminNotes: string | null;
-  createdAt: string;
 }
 
 export interface ReportQuery {

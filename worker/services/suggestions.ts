@@ -5,21 +5,15 @@ import type { SuggestionStatus } from "../../domain/admin";
 import type { Db, UserRow } from "../context";
 import { suggestions, users } from "../db/schema";
 import { notFound } from "../errors";
+import type { AdminSuggestionView } from "../../domain/admin-views";
+
+export type { AdminSuggestionView };
 
 export type SuggestionRow = typeof suggestions.$inferSelect;
 
 export async function sendSuggestion(db: Db, me: UserRow, suggestion: string): Promise<SuggestionRow> {
   const [row] = await db.insert(suggestions).values({ id: crypto.randomUUID(), userId: me.id, suggestion, status: "pending" }).returning();
   return row!;
-}
-
-export interface AdminSuggestionView {
-  id: string;
-  suggestion: string;
-  status: string;
-  createdAt: string;
-  userId: string | null;
-  user: { displayName: string | null; username: string | null } | null;
 }
 
 /** The latest suggestions, newest first, with who sent them. */

@@ -1,0 +1,114 @@
+// What the admin API answers (SPEC.md §3 Admin entities): the Worker's admin services build these,
+// the admin panel reads them. Types only.
+import type { UnreadChatReason } from "./admin";
+
+export type Party = { id: string; username: string; displayName: string | null };
+
+export interface DisputeView {
+  gigId: string;
+  title: string;
+  description: string;
+  gigType: string;
+  payment: number;
+  totalCharge: number;
+  workerPayout: number;
+  platformFee: number;
+  disputeReason: string | null;
+  disputedBy: Party | null;
+  workSubmission: string | null;
+  submittedAt: string | null;
+  hirer: Party | null;
+  worker: Party | null;
+  createdAt: string;
+}
+
+export interface PayoutProblem {
+  id: string;
+  gigId: string;
+  gigTitle: string | null;
+  purpose: string;
+  amount: number;
+  status: "pending" | "in_flight" | "succeeded" | "failed";
+  /** failed, or stuck (pending or in flight for more than 5 minutes). */
+  problem: "failed" | "stuck";
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  destination: string | null;
+  recipient: { id: string; username: string | null; displayName: string | null; lightningAddress: string | null };
+  createdAt: string;
+  updatedAt: string | null;
+}
+
+export interface MoneyHealth {
+  ledger: LedgerCheck;
+  payouts: PayoutProblem[];
+  checkedAt: string;
+}
+
+export interface AdminReportView {
+  id: string;
+  gigId: string;
+  /** The reported gig; `deleted` once the admin deleted it. */
+  gig: { title: string; status: string; deleted: boolean } | null;
+  reporterId: string;
+  reporter: { displayName: string | null; username: string | null };
+  reason: string;
+  details: string | null;
+  status: string;
+  adminNotes: string | null;
+  createdAt: string;
+}
+
+export interface AdminStats {
+  /** Sats held in escrow for gigs: Σ of every escrow account of the ledger. */
+  totalEscrow: number;
+  /** The platform's fees account: 2.5 % per side of released gigs, less routing fees paid. */
+  totalRevenue: number;
+  /** Gigs being worked on: claimed, in_progress, needs_revision, work_submitted. */
+  activeGigs: number;
+  /** Funded (or unfunded service) listings waiting for a worker or a hirer. */
+  openGigs: number;
+  completedGigs: number;
+  disputedGigs: number;
+  /** Members whose account is not deleted. */
+  totalUsers: number;
+}
+
+export interface UnreadChat {
+  gigId: string;
+  gigTitle: string;
+  reason: UnreadChatReason;
+  /** Members' messages since the admin last read this chat. */
+  messageCount: number;
+  lastMessageTime: string;
+}
+
+export interface AdminChatMessage {
+  id: string;
+  gigId: string;
+  message: string;
+  senderType: "user" | "admin";
+  senderId: string | null;
+  sender: { displayName: string | null; username: string | null };
+  createdAt: string;
+  attachmentId: string | null;
+}
+
+export interface AdminSuggestionView {
+  id: string;
+  suggestion: string;
+  status: string;
+  createdAt: string;
+  userId: string | null;
+  user: { displayName: string | null; username: string | null } | null;
+}
+
+export interface LedgerCheck {
+  ok: boolean;
+  problems: string[];
+  wallet: number;
+  escrow: number;
+  fees: number;
+  payables: number;
+}
