@@ -63,7 +63,8 @@ describe("POST /api/auth/nostr/verify", () => {
   });
 
   it("refuses events signed more than 10 minutes in the past or the future", async () => {
-    for (const createdAt of [now() - 601, now() + 601]) {
+    // A minute past the window on either side, so that the clock ticking during the test cannot matter.
+    for (const createdAt of [now() - 660, now() + 660]) {
       const { challenge, challengeId } = await getChallenge();
       const event = loginEvent(generateSecretKey(), challenge, { createdAt });
       await expectRefused(await verify({ event, challengeId }), 401, /too old or in the future/);
