@@ -71,6 +71,13 @@ describe("POST /api/auth/nostr/verify", () => {
     }
   });
 
+  it("accepts an event signed 9 minutes ago or 9 minutes ahead (clock skew)", async () => {
+    for (const createdAt of [now() - 540, now() + 540]) {
+      const { challenge, challengeId } = await getChallenge();
+      expect((await verify({ event: loginEvent(generateSecretKey(), challenge, { createdAt }), challengeId })).status).toBe(200);
+    }
+  });
+
   it("refuses a forged signature and an event whose content was changed after signing", async () => {
     const { challenge, challengeId } = await getChallenge();
     const event = loginEvent(generateSecretKey(), challenge);
