@@ -1,0 +1,228 @@
+// Starting and stopping the app for a benchmark: `scripts/start.mjs` (wrangler dev, the dev wallet) on a
+// free port with its own state directory, in its own process group, pinned to core 0 when taskset exists.
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+export function findTaskset() {
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    if (dir && existsSync(path.join(dir, "taskset"))) return path.join(dir, "taskset");
+  }
+  return null;
+}
+
+/** [command, args] run on the given core when pinning is on. */
+export function pinned(pin, core, cmd, args) {
+  return pin ? [pin, ["-c", String(core), cmd, ...args]] : [cmd, args];
+}
+
+/** [command, args] run at another scheduling priority (`nice -n`), when asked. */
+export function niced(nice, cmd, args) {
+  return nice ? ["nice", ["-n", String(nice), cmd, ...args]] : [cmd, args];
+}
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a command to completion (bounded); throws with the tail of its output when it fails. */
+export function runStep(cmd, args, { cwd, env, timeoutMs = 300_000, label }) {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) {
+    const tail = `${r.stdout ?? ""}\n${r.stderr ?? ""}`.trim().split("\n").slice(-15).join("\n");
+    throw new Error(`${label ?? path.basename(args[0] ?? cmd)} failed (${r.error?.message ?? r.signal ?? `exit ${r.status}`}):\n${tail}`);
+  }
+  return r.stdout;
+}
+
+/** Starts the app; resolves once /api/config answers. */
+export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile }) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    STATE_DIR: stateDir,
+    SKIP_BUILD: "1",
+    CRON_INTERVAL_SECONDS: "0",
+    INSPECTOR_PORT: "0",
+    LIGHTNING_BACKEND: "dev",
+    WRANGLER_SEND_METRICS: "false",
+    // wrangler dev prints a line per request at its default level: ~0.5-1 ms of node CPU per request on the
+    // app's core that no deployment has. Warnings and errors still show.
+    WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn",
+  };
+  const [cmd, args] = niced(nice, ...pinned(pin, 0, nodeBin, [path.join(root, "scripts", "start.mjs")]));
+  const log = createWriteStream(logFile);
+  const child = spawn(cmd, args, { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout.pipe(log);
+  child.stderr.pipe(log);
+  let exited = false;
+  child.on("exit", () => (exited = true));
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`the app exited while starting; see ${logFile}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/config`, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      if (res.ok) break;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  if (Date.now() >= deadline) {
+    stopApp({ child });
+    throw new Error(`the app did not answer within 180 s; see ${logFile}`);
+  }
+  return { child, port, baseUrl, stateDir, logFile };
+}
+
+/** Stops the app's process group (start.mjs, wrangler, workerd): SIGTERM, then SIGKILL after 10 s. */
+export async function stopApp(app) {
+  if (!app?.child || app.child.exitCode !== null || app.child.signalCode !== null) return;
+  const pgid = app.child.pid;
+  const gone = new Promise((r) => app.child.once("exit", r));
+  try {
+    process.kill(-pgid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }, 10_000);
+  await gone;
+  clearTimeout(timer);
+  // wrangler's workerd children leave with it; make sure none of the group outlives it.
+  await new Promise((r) => setTimeout(r, 500));
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    /* the group is empty */
+  }
+}
+
+// ---- CPU accounting (Linux /proc): who used the cores during a phase ----------------------------------
+
+const CLK_TCK = 100;
+
+function procStat(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { ppid: Number(rest[1]), pgrp: Number(rest[2]), cpuMs: ((Number(rest[11]) + Number(rest[12])) * 1000) / CLK_TCK };
+  } catch {
+    return null;
+  }
+}
+
+/** What a process of the app is, from its command line. */
+function roleOf(pid, port) {
+  let cmd = "";
+  try {
+    cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } catch {
+    return "gone";
+  }
+  if (cmd.includes("workerd")) return cmd.includes(`entry=127.0.0.1:${port} `) ? "workerd (wrangler's proxy)" : "workerd (the Worker, D1, Durable Objects)";
+  if (cmd.includes("esbuild")) return "esbuild (wrangler's watcher)";
+  if (cmd.includes("wrangler")) return "node (wrangler dev)";
+  if (cmd.includes("start.mjs")) return "node (scripts/start.mjs)";
+  return "other";
+}
+
+/** CPU time (ms) of every process in the process group `pgid` (the app: start.mjs, wrangler, workerd), by role. */
+export function groupCpuMs(pgid, port) {
+  if (!existsSync("/proc")) return null;
+  const byRole = {};
+  let total = 0;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = procStat(Number(name));
+    if (!s || s.pgrp !== pgid) continue;
+    total += s.cpuMs;
+    const role = roleOf(Number(name), port);
+    byRole[role] = (byRole[role] ?? 0) + s.cpuMs;
+  }
+  return { total, byRole };
+}
+
+/** Busy time (ms) of each core since boot, from /proc/stat. */
+export function coreBusyMs() {
+  if (!existsSync("/proc/stat")) return null;
+  const out = [];
+  for (const line of readFileSync("/proc/stat", "utf8").split("\n")) {
+    const m = line.match(/^cpu(\d+)\s+(.*)$/);
+    if (!m) continue;
+    const f = m[2].trim().split(/\s+/).map(Number);
+    // user nice system idle iowait irq softirq steal: busy = all but idle and iowait
+    const busy = f[0] + f[1] + f[2] + f[5] + f[6] + (f[7] ?? 0);
+    out[Number(m[1])] = (busy * 1000) / CLK_TCK;
+  }
+  return out;
+}
+
+// ---- The Worker runtime's own port: requests that skip wrangler's proxy --------------------------------
+
+function listeningPorts(pid) {
+  const inodes = new Set();
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const m = readlinkSync(`/proc/${pid}/fd/${fd}`).match(/^socket:\[(\d+)\]$/);
+        if (m) inodes.add(m[1]);
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+  } catch {
+    return [];
+  }
+  const ports = [];
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10 || f[3] !== "0A" || !inodes.has(f[9])) continue; // 0A = LISTEN
+      ports.push(parseInt(f[1].split(":")[1], 16));
+    }
+  }
+  return ports;
+}
+
+/**
+ * The port on which the workerd that runs the Worker (not wrangler's proxy in front of it) answers
+ * /api/config; null when it cannot be found. Requests sent there measure the Worker without wrangler's proxy.
+ */
+export async function runtimePort(app) {
+  if (!existsSync("/proc")) return null;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = procStat(Number(name));
+    if (!s || s.pgrp !== app.child.pid || roleOf(Number(name), app.port) !== "workerd (the Worker, D1, Durable Objects)") continue;
+    for (const port of listeningPorts(Number(name))) {
+      if (port === app.port) continue;
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/api/config`, { signal: AbortSignal.timeout(3000) });
+        const body = await res.json();
+        if (res.ok && body && typeof body === "object" && "lightningBackend" in body) return port;
+      } catch {
+        /* not the entry socket */
+      }
+    }
+  }
+  return null;
+}

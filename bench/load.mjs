@@ -1,0 +1,416 @@
+// The benchmark client: run by bench/run.mjs in its own process (pinned to its own core with
+// `taskset -c 1` when taskset exists), so the load it generates does not share a core with workerd.
+// Usage: node bench/load.mjs <job.json> <result.json>
+//
+// Jobs (job.kind):
+//   http     one endpoint (or the sign-in flow) at a fixed rate open-loop, or with N connections closed-loop
+//   chat     one room with N listening sockets and one sender: delivery latency of each message to each socket
+//   payment  post a job, pay its invoice with the dev wallet, time until GET /api/gigs/{id} shows it funded
+//
+// Every loop is bounded in count and in time; the only address ever used is job.baseUrl (127.0.0.1).
+import { readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
+import WebSocket from "ws";
+import { summarize } from "./lib/stats.mjs";
+
+const [jobFile, resultFile] = process.argv.slice(2);
+if (!jobFile || !resultFile) throw new Error("usage: node bench/load.mjs <job.json> <result.json>");
+const job = JSON.parse(readFileSync(jobFile, "utf8"));
+const base = new URL(job.baseUrl);
+if (!["127.0.0.1", "localhost", "[::1]"].includes(base.hostname)) throw new Error(`refusing to load ${base.hostname}: loopback only`);
+
+const REQUEST_TIMEOUT_MS = 10_000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---- HTTP ------------------------------------------------------------------------------------------
+
+/** One request; resolves (never rejects) with the status (0 on a network error or time-out) and timings. */
+function request(agent, method, path, { body, token } = {}) {
+  return new Promise((resolve) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const headers = { accept: "application/json" };
+    if (payload !== undefined) {
+      headers["content-type"] = "application/json";
+      headers["content-length"] = Buffer.byteLength(payload);
+    }
+    if (token) headers.authorization = `Bearer ${token}`;
+    const sent = performance.now();
+    let settled = false;
+    const done = (status, text, error) => {
+      if (settled) return;
+      settled = true;
+      resolve({ status, text, error, sent, ended: performance.now() });
+    };
+    const req = http.request({ host: base.hostname, port: base.port, method, path, headers, agent }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () => done(res.statusCode, Buffer.concat(chunks).toString("utf8"), null));
+      res.on("error", (e) => done(0, "", e.code || e.message));
+    });
+    req.setTimeout(REQUEST_TIMEOUT_MS, () => {
+      req.destroy(new Error("timeout"));
+    });
+    req.on("error", (e) => done(0, "", e.message === "timeout" ? "timeout" : e.code || e.message));
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+async function json(agent, method, path, opts = {}, expect = [200, 201]) {
+  const r = await request(agent, method, path, opts);
+  if (!expect.includes(r.status)) throw new Error(`${method} ${path} -> ${r.status} ${r.error ?? ""} ${r.text.slice(0, 300)}`);
+  return r.text ? JSON.parse(r.text) : {};
+}
+
+/** Sign-in as a Nostr key: challenge, sign (kind 22242), verify. Answers the session token and the timings. */
+async function signIn(agent, secretKey) {
+  const t0 = performance.now();
+  const challengeRes = await request(agent, "POST", "/api/auth/nostr/challenge");
+  if (challengeRes.status !== 200) return { ok: false, status: challengeRes.status, error: challengeRes.error ?? `challenge ${challengeRes.status}`, signMs: 0, t0 };
+  const { challenge, challengeId } = JSON.parse(challengeRes.text);
+  const s0 = performance.now();
+  const event = finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", challenge]], content: "" }, secretKey);
+  const signMs = performance.now() - s0;
+  const verifyRes = await request(agent, "POST", "/api/auth/nostr/verify", { body: { event, challengeId } });
+  if (verifyRes.status !== 200) return { ok: false, status: verifyRes.status, error: verifyRes.error ?? `verify ${verifyRes.status}`, signMs, t0 };
+  const parsed = JSON.parse(verifyRes.text);
+  return { ok: true, status: 200, token: parsed.sessionToken, userId: parsed.user.id, signMs, t0, ended: verifyRes.ended };
+}
+
+/** The operation a load phase repeats: a GET of one of the paths, or a whole sign-in. */
+function operationFor(target, agent) {
+  if (target.kind === "signin") {
+    const keys = Array.from({ length: target.keys ?? 50 }, () => generateSecretKey());
+    let i = 0;
+    return async () => {
+      const r = await signIn(agent, keys[i++ % keys.length]);
+      // The signature is made here, on the client's core: it is not the server's time.
+      return { ok: r.ok, error: r.ok ? null : r.error ?? String(r.status), clientMs: r.signMs };
+    };
+  }
+  let i = 0;
+  return async () => {
+    const path = target.paths[i++ % target.paths.length];
+    const r = await request(agent, "GET", path);
+    return { ok: r.status === 200, error: r.status === 200 ? null : r.error ?? `HTTP ${r.status}`, clientMs: 0 };
+  };
+}
+
+function errorSummary(errors) {
+  const byKind = {};
+  for (const e of errors) byKind[e] = (byKind[e] ?? 0) + 1;
+  return { count: errors.length, byKind };
+}
+
+/** Open loop: operations start on a fixed schedule whatever the answers; latency counts from the scheduled start. */
+async function openLoop(target, { rate, durationMs, warmupMs = 1000 }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const op = operationFor(target, agent);
+  // Warm-up: a few sequential operations, not recorded (JIT, connections, SQLite page cache).
+  const warmEnd = performance.now() + warmupMs;
+  let warmupOps = 0;
+  for (; warmupOps < 200 && performance.now() < warmEnd; warmupOps++) await op();
+
+  const interval = 1000 / rate;
+  const total = Math.round((rate * durationMs) / 1000);
+  const latencies = [];
+  const errors = [];
+  const inflight = new Set();
+  const start = performance.now() + 5;
+  let issued = 0;
+  let maxLagMs = 0;
+  const startOne = (scheduled) => {
+    const p = op().then((r) => {
+      const latency = performance.now() - scheduled - r.clientMs;
+      if (r.ok) latencies.push(latency);
+      else errors.push(r.error);
+      inflight.delete(p);
+    });
+    inflight.add(p);
+  };
+  while (issued < total) {
+    const now = performance.now();
+    // Start everything whose time has come (catching up if the timer fired late).
+    while (issued < total && start + issued * interval <= now) {
+      const scheduled = start + issued * interval;
+      maxLagMs = Math.max(maxLagMs, now - scheduled);
+      startOne(scheduled);
+      issued++;
+    }
+    const next = start + issued * interval;
+    await sleep(Math.max(0, Math.min(next - performance.now(), 50)));
+  }
+  const issuedEnd = performance.now();
+  // Wait for the stragglers, bounded.
+  await Promise.race([Promise.all(inflight), sleep(REQUEST_TIMEOUT_MS + 2000)]);
+  for (let n = 0; n < inflight.size; n++) errors.push("unfinished");
+  const elapsedS = (performance.now() - start) / 1000;
+  agent.destroy();
+  return {
+    mode: "open",
+    offeredRate: rate,
+    durationS: round((issuedEnd - start) / 1000),
+    completed: latencies.length,
+    achievedRate: round(latencies.length / elapsedS),
+    latencyMs: summarize(latencies),
+    errors: errorSummary(errors),
+    generatorMaxLagMs: round(maxLagMs),
+    warmupOps,
+  };
+}
+
+/** Closed loop: N connections, each starting its next operation when the last one answered. */
+async function closedLoop(target, { concurrency, durationMs, warmupMs = 1000 }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const op = operationFor(target, agent);
+  const warmEnd = performance.now() + warmupMs;
+  let warmupOps = 0;
+  for (; warmupOps < 200 && performance.now() < warmEnd; warmupOps++) await op();
+
+  const latencies = [];
+  const errors = [];
+  const start = performance.now();
+  const deadline = start + durationMs;
+  const maxOps = 1_000_000;
+  let ops = 0;
+  const worker = async () => {
+    while (performance.now() < deadline && ops < maxOps) {
+      ops++;
+      const t0 = performance.now();
+      const r = await op();
+      if (r.ok) latencies.push(performance.now() - t0 - r.clientMs);
+      else errors.push(r.error);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsedS = (performance.now() - start) / 1000;
+  agent.destroy();
+  return {
+    mode: "closed",
+    concurrency,
+    durationS: round(elapsedS),
+    completed: latencies.length,
+    achievedRate: round(latencies.length / elapsedS),
+    latencyMs: summarize(latencies),
+    errors: errorSummary(errors),
+    warmupOps,
+  };
+}
+
+// ---- A gig whose parties we control ----------------------------------------------------------------
+
+async function member(agent, label, sessions) {
+  const key = generateSecretKey();
+  const tokens = [];
+  let userId = null;
+  for (let n = 0; n < sessions; n++) {
+    const r = await signIn(agent, key);
+    if (!r.ok) throw new Error(`sign-in of ${label} failed: ${r.error}`);
+    tokens.push(r.token);
+    userId = r.userId;
+  }
+  const tag = Math.random().toString(36).slice(2, 10);
+  await json(agent, "PATCH", "/api/user/me", { token: tokens[0], body: { lightningAddress: `${label}${tag}@wallet.test`, displayName: `Bench ${label}` } });
+  return { userId, tokens, token: tokens[0] };
+}
+
+const JOB = {
+  gigType: "job_request",
+  title: "Benchmark job: design a logo",
+  description: "A clean logo for a bitcoin meetup, SVG please. Posted by the benchmark.",
+  category: "Design",
+  payment: 10_000,
+  timeframe: 7,
+};
+
+async function fundedClaimedJob(agent, hirer, worker) {
+  const posted = await json(agent, "POST", "/api/gigs", { token: hirer.token, body: JOB });
+  const gigId = posted.gig.id;
+  await json(agent, "POST", "/api/dev/invoices/pay", { body: { paymentRequest: posted.paymentRequest } });
+  const interest = await json(agent, "POST", `/api/gigs/${gigId}/pre-claim-messages`, { token: worker.token, body: { message: "I would love to do this." } });
+  for (const step of ["approve", "enable-claim"]) await json(agent, "PATCH", `/api/pre-claim-messages/${interest.id}/${step}`, { token: hirer.token });
+  await json(agent, "POST", `/api/gigs/${gigId}/claim`, { token: worker.token });
+  return gigId;
+}
+
+// ---- Chat fan-out ------------------------------------------------------------------------------
+
+/** Opens a socket, authenticates it and joins the gig's room; bounded by a time-out. */
+function joinedSocket(gigId, token, onFrame) {
+  return new Promise((resolve, reject) => {
+    const url = `ws://${base.host}/ws?gigId=${encodeURIComponent(gigId)}`;
+    const ws = new WebSocket(url, { origin: base.origin, perMessageDeflate: false });
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error("socket did not join within 15 s"));
+    }, 15_000);
+    ws.on("open", () => ws.send(JSON.stringify({ type: "auth", sessionToken: token })));
+    ws.on("message", (data) => {
+      const at = performance.now();
+      const frame = JSON.parse(String(data));
+      if (frame.type === "auth_success") ws.send(JSON.stringify({ type: "join_gig", gigId }));
+      else if (frame.type === "join_success") {
+        clearTimeout(timer);
+        resolve(ws);
+      } else if (frame.type === "error") {
+        clearTimeout(timer);
+        ws.terminate();
+        reject(new Error(`socket refused: ${frame.message}`));
+      }
+      if (frame.type === "new_message") onFrame(frame, at);
+    });
+    ws.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
+async function inBatches(items, size, fn) {
+  const out = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return out;
+}
+
+/**
+ * 1 sender and `sockets` listeners (half as the hirer, half as the worker, over several sessions each) in one
+ * gig's room. Each message is sent when the previous one reached every listener (or 5 s passed); its latency
+ * to a listener is the time from the send to that listener's `new_message`.
+ */
+async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterIdle }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  const setupStart = performance.now();
+  const hirer = await member(agent, "hirer", sessionsPerParty);
+  const worker = await member(agent, "worker", sessionsPerParty);
+  const gigId = await fundedClaimedJob(agent, hirer, worker);
+
+  const sentAt = new Map(); // text -> send time
+  const received = new Map(); // text -> latencies
+  const onFrame = (frame, at) => {
+    const t = sentAt.get(frame.message.message);
+    if (t === undefined) return;
+    received.get(frame.message.message).push(at - t);
+  };
+  const plan = Array.from({ length: listenerCount }, (_, i) => {
+    const party = i % 2 === 0 ? hirer : worker;
+    return party.tokens[Math.floor(i / 2) % party.tokens.length];
+  });
+  const listeners = await inBatches(plan, 20, (token) => joinedSocket(gigId, token, onFrame));
+  const joinedAt = performance.now();
+  const sender = await joinedSocket(gigId, hirer.tokens[0], () => {});
+  const setupS = (performance.now() - setupStart) / 1000;
+
+  const sendOne = async (label) => {
+    const text = `bench ${label} ${Math.random().toString(36).slice(2)}`;
+    received.set(text, []);
+    const deadline = performance.now() + 5000;
+    sentAt.set(text, performance.now());
+    sender.send(JSON.stringify({ type: "chat_message", gigId, message: text }));
+    while (received.get(text).length < listenerCount && performance.now() < deadline) await sleep(2);
+    return received.get(text);
+  };
+
+  const all = [];
+  const lastSocket = [];
+  let lost = 0;
+  for (let m = 0; m < messages; m++) {
+    const lat = await sendOne(`m${m}`);
+    all.push(...lat);
+    lastSocket.push(lat.length ? Math.max(...lat) : NaN);
+    lost += listenerCount - lat.length;
+    await sleep(20);
+  }
+  const result = {
+    gigId,
+    listeners: listeners.length,
+    senders: 1,
+    messages,
+    setupS: round(setupS),
+    deliveries: all.length,
+    lost,
+    latencyMs: summarize(all),
+    timeToLastSocketMs: summarize(lastSocket.filter(Number.isFinite)),
+  };
+
+  // The room re-checks a listener's session when it was last checked more than 60 s ago: the first
+  // message after a quiet minute pays for every listener's check. Measured once the minute has passed.
+  if (afterIdle) {
+    if (afterIdle.payment) result.payment = await payment({ ...afterIdle.payment, agent, hirer });
+    const waitMs = joinedAt + afterIdle.idleMs - performance.now();
+    if (waitMs > 0) await sleep(Math.min(waitMs, afterIdle.idleMs));
+    const first = await sendOne("after-idle-0");
+    const rest = [];
+    for (let m = 1; m < afterIdle.messages; m++) {
+      await sleep(20);
+      rest.push(...(await sendOne(`after-idle-${m}`)));
+    }
+    result.afterIdle = {
+      idleS: round(afterIdle.idleMs / 1000),
+      firstMessage: { deliveries: first.length, latencyMs: summarize(first) },
+      following: { messages: afterIdle.messages - 1, latencyMs: summarize(rest) },
+    };
+  }
+  for (const ws of [...listeners, sender]) ws.close();
+  agent.destroy();
+  return result;
+}
+
+// ---- Payment detection ------------------------------------------------------------------------------
+
+/** The dev wallet pays; then GET /api/gigs/{id} is polled (every ~5 ms, at most 10 s) until escrowStatus is funded. */
+async function payment({ samples, agent: given, hirer: givenHirer }) {
+  const agent = given ?? new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const hirer = givenHirer ?? (await member(agent, "payer", 1));
+  const detection = [];
+  const payCall = [];
+  const failures = [];
+  for (let s = 0; s < samples; s++) {
+    const posted = await json(agent, "POST", "/api/gigs", { token: hirer.token, body: JOB });
+    const gigId = posted.gig.id;
+    const t0 = performance.now();
+    const pay = request(agent, "POST", "/api/dev/invoices/pay", { body: { paymentRequest: posted.paymentRequest } }).then((r) => {
+      payCall.push(r.ended - t0);
+      return r;
+    });
+    let seen = null;
+    while (performance.now() - t0 < 10_000) {
+      const r = await request(agent, "GET", `/api/gigs/${gigId}`, { token: hirer.token });
+      if (r.status === 200 && JSON.parse(r.text).escrowStatus === "funded") {
+        seen = r.ended;
+        break;
+      }
+      await sleep(5);
+    }
+    const payRes = await pay;
+    if (payRes.status !== 200) failures.push(`pay ${payRes.status}`);
+    if (seen === null) failures.push("not funded within 10 s");
+    else detection.push(seen - t0);
+    await sleep(100);
+  }
+  if (!given) agent.destroy();
+  return { samples, detectionMs: summarize(detection), payCallMs: summarize(payCall), failures };
+}
+
+function round(x) {
+  return Math.round(x * 100) / 100;
+}
+
+// ---- main ------------------------------------------------------------------------------------------
+
+const hardLimit = setTimeout(() => {
+  console.error("load.mjs: hard time limit reached");
+  process.exit(3);
+}, job.hardLimitMs ?? 240_000);
+
+let result;
+if (job.kind === "http") result = job.mode === "open" ? await openLoop(job.target, job) : await closedLoop(job.target, job);
+else if (job.kind === "chat") result = await chat(job);
+else if (job.kind === "payment") result = await payment(job);
+else throw new Error(`unknown job kind ${job.kind}`);
+const usage = process.cpuUsage();
+result.clientCpuMs = Math.round((usage.user + usage.system) / 1000);
+writeFileSync(resultFile, JSON.stringify(result, null, 1));
+clearTimeout(hardLimit);
+process.exit(0);
