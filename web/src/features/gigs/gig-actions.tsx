@@ -1,7 +1,7 @@
 // The details modal's actions, by role and status (SPEC.md §2 Gig details modal, §6; DESIGN.md §4). What is
 // offered comes from the shared state machine (gigPermissions → judge); the Worker checks it again.
 import { useMutation } from "@tanstack/react-query";
-import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { lazy, Suspense, useId, useState, type FormEvent, type ReactNode } from "react";
 import { workerPayout } from "../../../../domain/fees";
 import type { AttachmentRef } from "../../../../domain/files";
 import { Button } from "../../components/ui/button";
@@ -18,8 +18,14 @@ import { useGigDialogs } from "./gig-dialogs";
 import { canOpenChat, gigPermissions } from "./gig-roles";
 import { InterestReviewPanel, MyInterestPanel } from "./interest-panels";
 import { isLightningAddressRequired, useLightningAddressRequired } from "./lightning-address-required";
+import type { ReviewPrompt } from "./review-step";
 import { useInterestMessages } from "./use-gigs";
 import type { Gig } from "./types";
+
+// Extensions and reviews check their input with the shared zod rules: loaded only for the parties who see them.
+const WorkerExtensionPanel = lazy(() => import("./extension-panel").then((m) => ({ default: m.WorkerExtensionPanel })));
+const HirerExtensionPanel = lazy(() => import("./extension-panel").then((m) => ({ default: m.HirerExtensionPanel })));
+const GigReviewPanel = lazy(() => import("./review-step").then((m) => ({ default: m.GigReviewPanel })));
 
 function useFailureToast() {
   const { toast } = useToast();
@@ -35,6 +41,15 @@ export function GigActions({ gig }: { gig: Gig }) {
   const mine = !p.isOwner ? interest.data?.find((m) => m.senderId === user?.id) : undefined;
 
   const payerOfPendingInvoice = gig.status === "pending_payment" && p.isHirer && !!gig.paymentRequest;
+  // The review step opens by itself right after the worker submits or the hirer approves.
+  const [reviewPrompt, setReviewPrompt] = useState<ReviewPrompt | null>(null);
+  const [reviewDone, setReviewDone] = useState(false);
+  // Right after the action the step sits under it; otherwise it waits below the other actions.
+  const reviewPanel = p.can("review") && !reviewDone && (
+    <Suspense fallback={null}>
+      <GigReviewPanel gig={gig} prompt={reviewPrompt} onPromptClosed={() => setReviewPrompt(null)} onFinished={() => setReviewDone(true)} />
+    </Suspense>
+  );
 
   return (
     <div className="flex flex-col gap-4">
@@ -63,10 +78,16 @@ export function GigActions({ gig }: { gig: Gig }) {
       )}
 
       {p.can("start_work") && <StartWorkButton gig={gig} />}
-      {p.can("submit_work") && <SubmitWorkPanel gig={gig} />}
-      {p.can("approve") && <ApproveButton gig={gig} />}
+      {p.can("submit_work") && <SubmitWorkPanel gig={gig} onSubmitted={() => setReviewPrompt("submitted")} />}
+      {p.can("approve") && <ApproveButton gig={gig} onApproved={() => setReviewPrompt("approved")} />}
+      {reviewPrompt && reviewPanel}
       {p.can("request_revision") && <RevisionPanel gig={gig} />}
       {p.can("dispute") && <DisputePanel gig={gig} />}
+      {!reviewPrompt && reviewPanel}
+      <Suspense fallback={null}>
+        {p.can("request_extension") && <WorkerExtensionPanel gig={gig} />}
+        {p.can("extend_deadline") && <HirerExtensionPanel gig={gig} />}
+      </Suspense>
 
       <div className="flex flex-wrap gap-2">
         {canOpenChat(gig, p) && (
@@ -75,7 +96,7 @@ export function GigActions({ gig }: { gig: Gig }) {
           </Button>
         )}
         {p.can("receipt") && <ReceiptButton gig={gig} />}
-        {p.isOwner && p.can("edit") && (
+        {((p.isOwner && p.can("edit")) || p.can("extend_deadline")) && (
           <Button variant="outline" onClick={() => openManage(gig.id)}>
             <PencilIcon />
             Manage
@@ -178,7 +199,7 @@ function StartWorkButton({ gig }: { gig: Gig }) {
   );
 }
 
-function SubmitWorkPanel({ gig }: { gig: Gig }) {
+function SubmitWorkPanel({ gig, onSubmitted }: { gig: Gig; onSubmitted: () => void }) {
   const id = useId();
   const { toast } = useToast();
   const fail = useFailureToast();
@@ -202,6 +223,7 @@ function SubmitWorkPanel({ gig }: { gig: Gig }) {
           setText("");
           setFiles([]);
           toast({ title: "Work Submitted", description: "The hirer will review your work." });
+          onSubmitted();
         },
         onError: fail("Failed to Submit Work"),
       },
@@ -222,7 +244,7 @@ function SubmitWorkPanel({ gig }: { gig: Gig }) {
   );
 }
 
-function ApproveButton({ gig }: { gig: Gig }) {
+function ApproveButton({ gig, onApproved }: { gig: Gig; onApproved: () => void }) {
   const { toast } = useToast();
   const fail = useFailureToast();
   const approve = useGigMutation(() => gigApi.approve(gig.id));
@@ -234,8 +256,10 @@ function ApproveButton({ gig }: { gig: Gig }) {
         disabled={approve.isPending}
         onClick={() =>
           approve.mutate(undefined, {
-            onSuccess: () =>
-              toast({ title: "Work Approved", description: `Payment Released: ${formatSats(workerPayout(gig.payment))} are on the way to the worker.` }),
+            onSuccess: () => {
+              toast({ title: "Work Approved", description: `Payment Released: ${formatSats(workerPayout(gig.payment))} are on the way to the worker.` });
+              onApproved();
+            },
             onError: fail("Failed to Approve Work"),
           })
         }

@@ -1,10 +1,11 @@
 // The gig calls that change something (SPEC.md §7 Gigs, Interest messages, Reports), and a hook that
 // refreshes every gig read after one succeeds.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
 import type { AttachmentRef } from "../../../../domain/files";
 import { apiJson, apiRequest } from "../../lib/api";
 import { gigKeys } from "./use-gigs";
-import type { Gig, GigType, GigWithInvoice, InterestMessage } from "./types";
+import type { ExtensionRequest, Gig, GigType, GigWithInvoice, InterestMessage } from "./types";
 
 const gigPath = (id: string, action = "") => `/api/gigs/${encodeURIComponent(id)}${action ? `/${action}` : ""}`;
 
@@ -25,6 +26,15 @@ export interface GigEdit {
 
 export type InterestDecision = "approve" | "reject" | "enable-claim";
 
+export type ExtensionDecision = "approve" | "reject";
+
+/** POST /api/gigs/{id}/review: one review of the other party per gig (SPEC.md §5). */
+export interface ReviewInput {
+  rating: number;
+  comment?: string;
+  revieweeId: string;
+}
+
 export const gigApi = {
   post: (gig: NewGig) => apiJson<GigWithInvoice>("POST", "/api/gigs", gig),
   edit: (id: string, edit: GigEdit) => apiJson<Gig>("PATCH", gigPath(id), edit),
@@ -39,6 +49,13 @@ export const gigApi = {
   sendInterest: (id: string, message: string) => apiJson<InterestMessage>("POST", gigPath(id, "pre-claim-messages"), { message }),
   decideInterest: (messageId: string, decision: InterestDecision) =>
     apiJson<InterestMessage>("PATCH", `/api/pre-claim-messages/${encodeURIComponent(messageId)}/${decision}`),
+  requestExtension: (id: string, daysToAdd: number, reason?: string) =>
+    apiJson<ExtensionRequest>("POST", gigPath(id, "request-extension"), reason ? { daysToAdd, reason } : { daysToAdd }),
+  decideExtension: (id: string, requestId: string, decision: ExtensionDecision) =>
+    apiJson<ExtensionRequest>("POST", gigPath(id, `extension-request/${encodeURIComponent(requestId)}/${decision}`)),
+  /** The hirer moves the deadline; `newDeadline` is an ISO instant later than the current one. */
+  extendDeadline: (id: string, newDeadline: string) => apiJson<{ deadline: string }>("PATCH", gigPath(id, "extend-deadline"), { newDeadline }),
+  review: (id: string, review: ReviewInput) => apiJson<unknown>("POST", gigPath(id, "review"), review),
   report: (report: { gigId: string; reason: string; details?: string }) => apiJson<unknown>("POST", "/api/gig-reports", report),
   /** Dev Lightning backend only (DESIGN.md §5): the in-Worker wallet pays the invoice. */
   payWithDevWallet: (paymentRequest: string) => apiJson<unknown>("POST", "/api/dev/invoices/pay", { paymentRequest }),
@@ -63,11 +80,32 @@ export async function downloadReceipt(gigId: string): Promise<void> {
   }
 }
 
-/** A mutation that, once it succeeds, refreshes every gig list, gig and interest list in the cache. */
+export interface GigMutationHandlers<TData> {
+  onSuccess?: (data: TData) => void;
+  onError?: (err: unknown) => void;
+}
+
+/**
+ * A mutation that, once it succeeds, refreshes every gig list, gig and interest list in the cache (and
+ * stays pending until they are read again, so its button cannot be pressed twice).
+ *
+ * Its `mutate(vars, { onSuccess, onError })` runs the handlers even when the component that called it
+ * is gone by then: a successful action usually moves the gig on, the re-read gig unmounts the button
+ * that ran it, and TanStack Query drops per-call callbacks of an unmounted observer — which lost the
+ * toasts and the review step that follow an action.
+ */
 export function useGigMutation<TVars, TData>(mutationFn: (vars: TVars) => Promise<TData>) {
   const queryClient = useQueryClient();
-  return useMutation({
+  const mutation = useMutation({
     mutationFn,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: gigKeys.all() }),
   });
+  const { mutateAsync } = mutation;
+  const mutate = useCallback(
+    (vars: TVars, handlers: GigMutationHandlers<TData> = {}) => {
+      mutateAsync(vars).then(handlers.onSuccess, handlers.onError ?? ((err: unknown) => console.error("Gig action failed", err)));
+    },
+    [mutateAsync],
+  );
+  return { ...mutation, mutate };
 }

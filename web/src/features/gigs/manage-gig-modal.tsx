@@ -1,5 +1,6 @@
-// Gig management (SPEC.md §2 Gig details modal, §6 Gig owner): edit the title and description, the budget
-// for the owner of an open service offering, and cancel. Deadline extensions wait for their API.
+// Gig management (SPEC.md §2 Gig details modal, §6 Gig owner, Hirer): edit the title and description, the
+// budget for the owner of an open service offering, the deadline (the hirer answers extension requests or
+// extends it directly; the worker asks for more days), and cancel.
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { gigEditSchema } from "../../../../domain/gig-schemas";
 import { Button } from "../../components/ui/button";
@@ -10,6 +11,7 @@ import { useToast } from "../../components/ui/toast";
 import { errorText } from "../../lib/api";
 import { shortId } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
+import { HirerExtensionPanel, WorkerExtensionPanel } from "./extension-panel";
 import { CancelGigButton } from "./gig-actions";
 import { gigApi, useGigMutation, type GigEdit } from "./gig-api";
 import { gigPermissions } from "./gig-roles";
@@ -129,6 +131,8 @@ function ManageGigForm({ gig, onDone }: { gig: Gig; onDone: () => void }) {
       ) : (
         <p className="text-sm text-stone-600">This gig can no longer be edited.</p>
       )}
+      {p.can("extend_deadline") && <HirerExtensionPanel gig={gig} history />}
+      {p.can("request_extension") && <WorkerExtensionPanel gig={gig} />}
       {p.can("cancel") && (
         <section className="flex flex-col gap-2 border-t border-stone-200 pt-4">
           <h3 className="text-sm font-semibold text-red-800">Cancel gig</h3>

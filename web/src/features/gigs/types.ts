@@ -65,6 +65,19 @@ export interface InterestMessage {
   createdAt: string;
 }
 
+export type ExtensionStatus = "pending" | "approved" | "rejected";
+
+/** A worker's request for more days (SPEC.md §3, §4): one pending at a time; the hirer approves or rejects. */
+export interface ExtensionRequest {
+  id: string;
+  gigId: string;
+  status: ExtensionStatus;
+  daysToAdd: number;
+  reason: string | null;
+  createdAt: string;
+  decidedAt?: string | null;
+}
+
 /** The owner of a gig: the poster, else (older answers) the hirer of a job or the worker of an offer. */
 export function ownerIdOf(gig: Pick<Gig, "posterId" | "gigType" | "hirerId" | "workerId">): string | null {
   return gig.posterId ?? (gig.gigType === "service_offering" ? gig.workerId : gig.hirerId);

@@ -4,13 +4,14 @@ import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from "@t
 import { apiJson, apiRequest } from "../../lib/api";
 import { useAuth } from "../auth/auth-context";
 import { browseParams, type BrowseFilters } from "./browse-query";
-import type { Gig, InterestMessage } from "./types";
+import type { ExtensionRequest, Gig, InterestMessage } from "./types";
 
 export const gigKeys = {
   all: () => ["/api/gigs"] as const,
   list: (filters: Record<string, string>) => ["/api/gigs", filters] as const,
   detail: (id: string) => ["/api/gigs", id] as const,
   interest: (id: string) => ["/api/gigs", id, "pre-claim-messages"] as const,
+  extensions: (id: string) => ["/api/gigs", id, "extension-requests"] as const,
 };
 
 /** A gig list answer: an array, or a keyset page ({gigs|items, nextCursor}, DESIGN.md §8). */
@@ -30,13 +31,16 @@ export function isPostedBy(gig: Gig, userId: string): boolean {
   return gig.gigType === "service_offering" ? gig.workerId === userId : gig.hirerId === userId;
 }
 
-/** Posted gigs for a public profile. A failed request reads as none (the empty state shows). */
+/**
+ * Posted gigs for a public profile: GET /api/gigs?posterId=…, so service offerings (where the poster is the
+ * worker) appear next to job requests. A failed request reads as none (the empty state shows).
+ */
 export function usePostedGigs(userId: string | undefined) {
   return useQuery({
-    queryKey: gigKeys.list({ hirerId: userId ?? "" }),
+    queryKey: gigKeys.list({ posterId: userId ?? "" }),
     queryFn: async () => {
       try {
-        const answer = await apiJson<unknown>("GET", `/api/gigs?hirerId=${encodeURIComponent(userId!)}`);
+        const answer = await apiJson<unknown>("GET", `/api/gigs?posterId=${encodeURIComponent(userId!)}`);
         return gigsFromAnswer(answer).filter((gig) => isPostedBy(gig, userId!));
       } catch (err) {
         console.error("Failed to load posted gigs", err);
@@ -130,6 +134,16 @@ export function useInterestMessages(gigId: string, enabled: boolean) {
   return useQuery({
     queryKey: gigKeys.interest(gigId),
     queryFn: () => apiJson<InterestMessage[]>("GET", `/api/gigs/${encodeURIComponent(gigId)}/pre-claim-messages`),
+    enabled,
+    refetchOnMount: "always",
+  });
+}
+
+/** A gig's extension requests, oldest first (the parties only). Under gigKeys.all(), so every gig action refreshes it. */
+export function useExtensionRequests(gigId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: gigKeys.extensions(gigId),
+    queryFn: () => apiJson<ExtensionRequest[]>("GET", `/api/gigs/${encodeURIComponent(gigId)}/extension-requests`),
     enabled,
     refetchOnMount: "always",
   });

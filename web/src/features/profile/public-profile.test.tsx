@@ -35,7 +35,7 @@ describe("/user/:npub", () => {
     expect(await screen.findByText("No reviews yet")).toBeInTheDocument();
   });
 
-  it("lists the gigs the member posted, linking to each", async () => {
+  it("lists the gigs the member posted (asked by posterId: job requests and service offerings), linking to each", async () => {
     const member = makeUser({ id: "u-7" });
     const gig = (over: object) => ({
       id: "gig-1",
@@ -75,7 +75,9 @@ describe("/user/:npub", () => {
     expect(service).toHaveTextContent("For Hire");
     expect(service).toHaveTextContent("Under Review");
     expect(screen.queryByText("Someone else's service")).not.toBeInTheDocument();
-    expect(api.callsTo("GET", "/api/gigs")[0]!.query.get("hirerId")).toBe("u-7");
+    const query = api.callsTo("GET", "/api/gigs")[0]!.query;
+    expect(query.get("posterId")).toBe("u-7");
+    expect(query.has("hirerId")).toBe(false);
     expect(await screen.findByRole("img", { name: "4 out of 5 stars" })).toBeInTheDocument();
   });
 });
