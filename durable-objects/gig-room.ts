@@ -270,8 +270,10 @@ export class GigRoom extends DurableObject<Env> {
 
   /** Sends the message to every joined socket that may still listen; sessions not checked lately are re-checked. */
   private async broadcast(deps: Deps, gig: GigRow, message: ChatMessageView): Promise<void> {
-    const frame: ServerFrame = { type: "new_message", message };
+    // One serialisation for every socket, and one session check per credential (many sockets share one).
+    const text = JSON.stringify({ type: "new_message", message } satisfies ServerFrame);
     const now = Date.now();
+    const checks = new Map<string, ReturnType<GigRoom["senderOf"]>>();
     await Promise.all(
       this.ctx.getWebSockets().map(async (ws) => {
         const state = this.stateOf(ws);
@@ -281,7 +283,9 @@ export class GigRoom extends DurableObject<Env> {
           return;
         }
         if (now - state.checkedAt > RECHECK_LISTENERS_MS) {
-          const sender = await this.senderOf(deps, state);
+          const key = state.credential.kind === "member" ? `m:${state.credential.sessionToken}` : `a:${state.credential.adminToken}`;
+          if (!checks.has(key)) checks.set(key, this.senderOf(deps, state));
+          const sender = await checks.get(key)!;
           if (!sender || !mayChat(gig, sender)) {
             if (!sender) this.endSession(ws);
             else this.setState(ws, { ...state, joined: false });
@@ -289,7 +293,11 @@ export class GigRoom extends DurableObject<Env> {
           }
           this.setState(ws, { ...state, checkedAt: now });
         }
-        send(ws, frame);
+        try {
+          ws.send(text);
+        } catch {
+          /* the socket is closing; nothing to tell it */
+        }
       }),
     );
   }

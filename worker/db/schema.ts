@@ -100,6 +100,7 @@ export const gigs = sqliteTable(
     index("gigs_browse_idx").on(t.status, t.createdAt, t.id),
     index("gigs_type_browse_idx").on(t.status, t.gigType, t.createdAt, t.id),
     index("gigs_category_browse_idx").on(t.status, t.category, t.createdAt, t.id),
+    index("gigs_type_category_browse_idx").on(t.status, t.gigType, t.category, t.createdAt, t.id),
     index("gigs_created_idx").on(t.createdAt, t.id),
     index("gigs_poster_idx").on(t.posterId, t.createdAt),
     index("gigs_hirer_idx").on(t.hirerId, t.createdAt),

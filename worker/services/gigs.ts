@@ -1,5 +1,5 @@
 // Gigs: posting, reading, listing and editing. The transitions of a gig's life are in gig-actions.ts.
-import { and, desc, eq, getTableColumns, gte, inArray, lte, or, sql, type SQL, type Table } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, lte, or, sql, type SQL, type Table } from "drizzle-orm";
 import type { GigForm } from "../../domain/gig-schemas";
 import { isParty } from "../../domain/gig";
 import type { UserRow } from "../context";
@@ -159,30 +159,45 @@ export async function listGigs(
     conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${c.createdAt}, ${c.id})`);
   }
 
-  // Two indexed reads, each measured (rows_read) so that a browse page's cost can be watched:
-  // the page of gigs by keyset, then its posters by primary key.
+  // One indexed read, run on D1 directly so its cost (rows_read) can be reported: the page of gigs by
+  // keyset, joined with each poster by primary key.
   const pageQuery = deps.db
-    .select()
+    .select({
+      ...getTableColumns(gigs),
+      posterUsername: sql<string>`${users.username}`.as("poster_username"),
+      posterDisplayName: sql<string | null>`${users.displayName}`.as("poster_display_name"),
+      posterProfilePicture: sql<string | null>`${users.profilePicture}`.as("poster_profile_picture"),
+      posterCompletedGigs: sql<number>`${users.completedGigs}`.as("poster_completed_gigs"),
+      posterSuccessfulGigs: sql<number>`${users.successfulGigs}`.as("poster_successful_gigs"),
+    })
     .from(gigs)
+    .innerJoin(users, eq(users.id, gigs.posterId))
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(gigs.createdAt), desc(gigs.id))
     .limit(query.limit + 1);
-  const pageResult = await measured<GigRow>(deps.d1, pageQuery.toSQL(), gigs);
-  const rows = pageResult.rows;
+  const { rows, rowsRead } = await measured<GigRow & Record<string, unknown>>(deps.d1, pageQuery.toSQL(), gigs);
   const page = rows.slice(0, query.limit);
-  const posterIds = [...new Set(page.map((g) => g.posterId))];
-  const postersResult = posterIds.length
-    ? await measured<PosterRow>(deps.d1, deps.db.select(posterColumns).from(users).where(inArray(users.id, posterIds)).toSQL(), users)
-    : { rows: [], rowsRead: 0 };
-  const posters = new Map(postersResult.rows.map((p) => [p.id, p]));
   return {
-    gigs: page.map((g) => gigView(g, posters.get(g.posterId)!, viewer)),
+    gigs: page.map((g) =>
+      gigView(
+        g,
+        {
+          id: g.posterId,
+          username: g.poster_username as string,
+          displayName: g.poster_display_name as string | null,
+          profilePicture: g.poster_profile_picture as string | null,
+          completedGigs: g.poster_completed_gigs as number,
+          successfulGigs: g.poster_successful_gigs as number,
+        },
+        viewer,
+      ),
+    ),
     nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
-    rowsRead: pageResult.rowsRead + postersResult.rowsRead,
+    rowsRead,
   };
 }
 
-/** Runs a drizzle-built SELECT on D1 directly, to read `meta.rows_read`; maps columns back to the table's keys. */
+/** Runs a drizzle-built SELECT on D1 directly, to read `meta.rows_read`; maps the table's columns back to its keys (other columns keep their names). */
 async function measured<T>(d1: D1Database, query: { sql: string; params: unknown[] }, table: Table): Promise<{ rows: T[]; rowsRead: number }> {
   const keyOf = new Map(Object.entries(getTableColumns(table)).map(([key, column]) => [column.name, key]));
   const result = await d1.prepare(query.sql).bind(...query.params).all<Record<string, unknown>>();

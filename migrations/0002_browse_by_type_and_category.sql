@@ -1,0 +1,1 @@
+CREATE INDEX `gigs_type_category_browse_idx` ON `gigs` (`status`,`gig_type`,`category`,`created_at`,`id`);
