@@ -8,7 +8,7 @@
 // with MemoryDevWalletStore. The store's two writes are compare-and-set, so paying or marking
 // paid twice (a retry, two racing requests) never records a second payment.
 import { LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult } from "./backend";
-import { InvalidInvoiceError, bytesToHex, decodeInvoice, fitDescription, randomBytes, sha256Hex } from "./invoice";
+import { InvalidInvoiceError, bytesToHex, decodeInvoice, fitDescription, randomBytes, sha256Hex, invoiceToPay } from "./invoice";
 import { encodeSignedInvoice, recoverInvoiceNodeKey } from "./invoice-encoder";
 import type { FetchLike } from "./lnurl";
 
@@ -158,16 +158,11 @@ export class DevWallet implements LightningBackend {
   }
 
   async payInvoice(bolt11: string, maxFeeSats: number): Promise<PayResult> {
-    let decoded;
-    try {
-      decoded = decodeInvoice(bolt11);
-    } catch (err) {
-      return { status: "failed", reason: err instanceof InvalidInvoiceError ? err.message : "invalid invoice" };
-    }
+    const decoded = invoiceToPay(bolt11);
+    if ("status" in decoded) return decoded;
     const { paymentHash, amountMsat } = decoded;
     const previous = await this.store.getPayment(paymentHash);
     if (previous) return { status: "succeeded", preimage: previous.preimage, feeSats: previous.feeSats };
-    if (amountMsat === null || amountMsat <= 0) return { status: "failed", reason: "invoices without an amount are not paid" };
     if (!Number.isSafeInteger(maxFeeSats) || maxFeeSats < 0) return { status: "failed", reason: "invalid routing fee limit" };
     if (decoded.expiresAtMs <= this.now()) return { status: "failed", reason: "invoice expired" };
 

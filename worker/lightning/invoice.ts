@@ -110,3 +110,18 @@ export function fitDescription(text: string, maxBytes = 639): string {
   }
   return out;
 }
+
+/**
+ * Decodes an invoice the wallet is about to pay. An unreadable invoice, or one without an amount,
+ * is a failed payment (nothing was sent), so the backends return that answer as it is.
+ */
+export function invoiceToPay(bolt11: string): (DecodedInvoice & { amountMsat: number }) | { status: "failed"; reason: string } {
+  let decoded: DecodedInvoice;
+  try {
+    decoded = decodeInvoice(bolt11);
+  } catch (err) {
+    return { status: "failed", reason: err instanceof InvalidInvoiceError ? err.message : "invalid invoice" };
+  }
+  if (decoded.amountMsat === null || decoded.amountMsat <= 0) return { status: "failed", reason: "invoices without an amount are not paid" };
+  return decoded as DecodedInvoice & { amountMsat: number };
+}

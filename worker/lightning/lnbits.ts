@@ -12,7 +12,7 @@
 // (GET /api/v1/payments/fee-reserve) before paying, and LNbits never spends more than that reserve.
 import { z } from "zod";
 import { INVOICE_EXPIRY_GRACE_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult } from "./backend";
-import { InvalidInvoiceError, decodeInvoice, fitDescription } from "./invoice";
+import { InvalidInvoiceError, decodeInvoice, fitDescription, invoiceToPay } from "./invoice";
 import type { FetchLike } from "./lnurl";
 
 export interface LnbitsOptions {
@@ -198,13 +198,8 @@ export class LnbitsBackend implements LightningBackend {
   }
 
   async payInvoice(bolt11: string, maxFeeSats: number): Promise<PayResult> {
-    let decoded;
-    try {
-      decoded = decodeInvoice(bolt11);
-    } catch (err) {
-      return { status: "failed", reason: err instanceof InvalidInvoiceError ? err.message : "invalid invoice" };
-    }
-    if (decoded.amountMsat === null) return { status: "failed", reason: "invoices without an amount are not paid" };
+    const decoded = invoiceToPay(bolt11);
+    if ("status" in decoded) return decoded;
 
     // The fee cap: LNbits never spends more on routing than its fee reserve for the amount.
     try {

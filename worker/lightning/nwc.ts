@@ -19,7 +19,7 @@ import * as nip44 from "nostr-tools/nip44";
 import { finalizeEvent, getPublicKey, verifyEvent, type Event, type VerifiedEvent } from "nostr-tools/pure";
 import { z } from "zod";
 import { INVOICE_EXPIRY_GRACE_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult } from "./backend";
-import { InvalidInvoiceError, decodeInvoice, fitDescription, hexToBytes, sha256Hex } from "./invoice";
+import { InvalidInvoiceError, decodeInvoice, fitDescription, hexToBytes, sha256Hex, invoiceToPay } from "./invoice";
 
 export const NWC_REQUEST_KIND = 23194;
 export const NWC_RESPONSE_KIND = 23195;
@@ -271,13 +271,8 @@ export class NwcBackend implements LightningBackend {
   }
 
   async payInvoice(bolt11: string, _maxFeeSats: number): Promise<PayResult> {
-    let decoded;
-    try {
-      decoded = decodeInvoice(bolt11);
-    } catch (err) {
-      return { status: "failed", reason: err instanceof InvalidInvoiceError ? err.message : "invalid invoice" };
-    }
-    if (decoded.amountMsat === null) return { status: "failed", reason: "invoices without an amount are not paid" };
+    const decoded = invoiceToPay(bolt11);
+    if ("status" in decoded) return decoded;
     const timeoutMs = this.options.payTimeoutMs ?? 60_000;
     let answer: Answer;
     try {
