@@ -60,6 +60,18 @@ describe("AuthProvider session", () => {
     expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBeNull();
   });
 
+  it("keeps the token when the request fails without the server refusing it (a reload cut it short)", async () => {
+    localStorage.setItem(SESSION_TOKEN_KEY, "good-token");
+    mockApi({
+      "GET /api/user/me": () => {
+        throw new TypeError("Failed to fetch");
+      },
+    });
+    renderSession();
+    expect(await screen.findByText("signed out")).toBeInTheDocument();
+    expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBe("good-token");
+  });
+
   it("login stores the token and the user; logout clears both without calling the server", async () => {
     const api = mockApi({});
     renderSession();

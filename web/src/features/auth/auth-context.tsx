@@ -4,7 +4,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import type { OwnUser } from "../../../../domain/profile";
-import { apiJson, getSessionToken, SESSION_TOKEN_KEY } from "../../lib/api";
+import { ApiError, apiJson, getSessionToken, SESSION_TOKEN_KEY } from "../../lib/api";
 
 export const authKeys = {
   /** GET /api/user/me (the key's parts are the path, SPEC.md §7). */
@@ -35,8 +35,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryFn: async (): Promise<OwnUser | null> => {
       try {
         return await fetchCurrentUser();
-      } catch {
-        localStorage.removeItem(SESSION_TOKEN_KEY);
+      } catch (err) {
+        // The server refused the session: forget it. A request cut short (a reload, the network)
+        // says nothing about the session, so the token is kept for the next page load.
+        if (err instanceof ApiError && err.status === 401) localStorage.removeItem(SESSION_TOKEN_KEY);
         return null;
       }
     },

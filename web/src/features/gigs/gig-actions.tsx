@@ -182,7 +182,10 @@ function StartWorkButton({ gig }: { gig: Gig }) {
   const start = useGigMutation(() => gigApi.startWork(gig.id));
   return (
     <Notice tone="info">
-      <span>You claimed this gig. Start when you are ready; the hirer is told.</span>
+      <span>
+        {gig.gigType === "service_offering" ? "You were hired and the escrow is funded." : "You claimed this gig."} Start when you are ready; the
+        hirer is told.
+      </span>
       <Button
         size="sm"
         disabled={start.isPending}
