@@ -81,7 +81,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         ))}
         <ToastPrimitive.Viewport
           hotkey={["F8"]}
-          className="fixed top-0 right-0 z-[100] flex max-h-screen w-full max-w-[420px] flex-col gap-2 p-4 outline-none"
+          className="fixed right-0 bottom-0 z-[100] flex max-h-screen w-full max-w-[420px] flex-col gap-2 p-4 outline-none xl:max-w-[340px]"
         />
       </ToastPrimitive.Provider>
     </ToastContext.Provider>
