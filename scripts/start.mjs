@@ -12,23 +12,10 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { WORKER_SETTINGS } from "./worker-settings.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** Settings passed from the shell into the Worker (DESIGN.md §11), when set. */
-const WORKER_SETTINGS = [
-  "LIGHTNING_BACKEND",
-  "LNBITS_URL",
-  "LNBITS_ADMIN_KEY",
-  "NWC_URL",
-  "WEBHOOK_SECRET",
-  "ADMIN_PIN",
-  "ADMIN_PUBKEYS",
-  "ALIAS_DOMAIN",
-  "LNURL_OVERRIDES",
-  "INVOICE_EXPIRY_SECONDS",
-  "AUTO_RELEASE_DAYS",
-];
 const CRON = "* * * * *"; // the schedule in wrangler.toml [triggers]
 
 const port = parsePort(process.env.PORT ?? "8787", "PORT");

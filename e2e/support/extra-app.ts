@@ -8,24 +8,11 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ARTIFACTS_DIR, E2E_ADMIN_PIN } from "./paths";
+import { WORKER_SETTINGS } from "../../scripts/worker-settings.mjs";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 const START_TIMEOUT_MS = 120_000;
 
-/** The Worker settings the run controls (as global-setup.ts); anything the shell has is dropped. */
-const WORKER_SETTINGS = [
-  "LIGHTNING_BACKEND",
-  "LNBITS_URL",
-  "LNBITS_ADMIN_KEY",
-  "NWC_URL",
-  "WEBHOOK_SECRET",
-  "ADMIN_PIN",
-  "ADMIN_PUBKEYS",
-  "ALIAS_DOMAIN",
-  "LNURL_OVERRIDES",
-  "INVOICE_EXPIRY_SECONDS",
-  "AUTO_RELEASE_DAYS",
-];
 
 export interface ExtraApp {
   baseUrl: string;

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { ARTIFACTS_DIR, E2E_ADMIN_PIN } from "./paths";
+import { WORKER_SETTINGS } from "../../scripts/worker-settings.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,20 +18,6 @@ declare module "vitest" {
 }
 
 const root = path.resolve(import.meta.dirname, "..", "..");
-/** DESIGN.md §11: the run sets these itself, whatever the calling shell has. */
-const WORKER_SETTINGS = [
-  "LIGHTNING_BACKEND",
-  "LNBITS_URL",
-  "LNBITS_ADMIN_KEY",
-  "NWC_URL",
-  "WEBHOOK_SECRET",
-  "ADMIN_PIN",
-  "ADMIN_PUBKEYS",
-  "ALIAS_DOMAIN",
-  "LNURL_OVERRIDES",
-  "INVOICE_EXPIRY_SECONDS",
-  "AUTO_RELEASE_DAYS",
-];
 const START_TIMEOUT_MS = 300_000; // a cold `vite build` + wrangler start on a 2-core machine
 const STOP_TIMEOUT_MS = 15_000;
 
