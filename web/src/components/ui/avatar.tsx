@@ -63,7 +63,8 @@ export function UserAvatar({
       {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}
     >
       <span className="flex h-full w-full items-center justify-center overflow-hidden rounded-full bg-brand-100 font-semibold text-brand-800 ring-1 ring-stone-200">
-        <span data-testid="avatar-initials">{avatarInitials(user.displayName, user.username)}</span>
+        {/* Initials only while no picture covers them: hidden text would not match the button's name. */}
+        {!src && <span data-testid="avatar-initials">{avatarInitials(user.displayName, user.username)}</span>}
         {src && (
           <img
             src={src}

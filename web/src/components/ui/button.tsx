@@ -5,7 +5,7 @@ export type ButtonVariant = "primary" | "secondary" | "outline" | "ghost" | "des
 export type ButtonSize = "sm" | "md" | "lg" | "icon";
 
 const variants: Record<ButtonVariant, string> = {
-  primary: "bg-brand-500 text-white shadow-sm hover:bg-brand-600 active:bg-brand-700",
+  primary: "bg-brand-500 text-stone-950 shadow-sm hover:bg-brand-400 active:bg-brand-600",
   secondary: "bg-stone-900 text-white shadow-sm hover:bg-stone-800",
   outline: "border border-stone-300 bg-white text-stone-800 shadow-sm hover:bg-stone-100",
   ghost: "text-stone-700 hover:bg-stone-100",

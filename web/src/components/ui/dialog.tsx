@@ -1,5 +1,5 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import { forwardRef, type ComponentPropsWithoutRef, type HTMLAttributes } from "react";
+import { forwardRef, useRef, useState, type ComponentPropsWithoutRef, type HTMLAttributes, type MutableRefObject } from "react";
 import { cn } from "../../lib/cn";
 import { XIcon } from "./icons";
 
@@ -12,10 +12,23 @@ type ContentProps = ComponentPropsWithoutRef<typeof DialogPrimitive.Content> & {
   hideClose?: boolean;
 };
 
+/**
+ * Notes which element had focus when the dialog's content first renders (before Radix moves focus in).
+ * Dialogs here are opened from code, not from a Dialog.Trigger, so Radix would not know where to go back.
+ */
+function RememberOpener({ into }: { into: MutableRefObject<HTMLElement | null> }) {
+  useState(() => {
+    into.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    return null;
+  });
+  return null;
+}
+
 export const DialogContent = forwardRef<HTMLDivElement, ContentProps>(function DialogContent(
-  { className, children, hideClose, ...props },
+  { className, children, hideClose, onCloseAutoFocus, ...props },
   ref,
 ) {
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-stone-950/50 backdrop-blur-[2px] data-[state=open]:animate-fade-in" />
@@ -26,8 +39,17 @@ export const DialogContent = forwardRef<HTMLDivElement, ContentProps>(function D
           "overflow-y-auto rounded-2xl border border-stone-200 bg-white p-5 shadow-xl focus:outline-none data-[state=open]:animate-dialog-in sm:p-6",
           className,
         )}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          // Focus goes back to the control that opened the dialog (WCAG 2.4.3), when it is still there.
+          if (!event.defaultPrevented && opener.current?.isConnected) {
+            event.preventDefault();
+            opener.current.focus();
+          }
+        }}
         {...props}
       >
+        <RememberOpener into={opener} />
         {children}
         {!hideClose && (
           <DialogPrimitive.Close

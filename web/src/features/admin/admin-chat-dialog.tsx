@@ -81,14 +81,14 @@ function ChatBody({ target }: { target: ChatTarget }) {
                 key={m.id}
                 className={cn(
                   "flex max-w-[85%] flex-col gap-0.5 rounded-xl px-3 py-2 text-sm shadow-sm",
-                  admin ? "ml-auto bg-brand-500 text-white" : "bg-white text-stone-900",
+                  admin ? "ml-auto bg-brand-500 text-stone-950" : "bg-white text-stone-900",
                 )}
               >
                 <span className={cn("text-xs font-semibold", admin ? "text-brand-50" : "text-stone-600")}>
                   {admin ? "Platform Admin" : m.sender.displayName || m.sender.username || "Member"}
                 </span>
                 <span className="break-words whitespace-pre-wrap">{m.message}</span>
-                <span className={cn("text-[11px]", admin ? "text-brand-100" : "text-stone-400")}>{time(m.createdAt)}</span>
+                <span className={cn("text-[11px]", admin ? "text-stone-800" : "text-stone-500")}>{time(m.createdAt)}</span>
               </li>
             );
           })

@@ -173,7 +173,7 @@ function ChatBubble({ message, role }: { message: ChatMessageView; role: ChatRol
         <div
           className={cn(
             "rounded-2xl px-3 py-2 text-sm break-words whitespace-pre-wrap",
-            mine ? "bg-brand-500 text-white" : admin ? "border border-red-200 bg-red-50 text-red-950" : "bg-white text-stone-900 ring-1 ring-stone-200",
+            mine ? "bg-brand-500 text-stone-950" : admin ? "border border-red-200 bg-red-50 text-red-950" : "bg-white text-stone-900 ring-1 ring-stone-200",
           )}
         >
           {message.message}

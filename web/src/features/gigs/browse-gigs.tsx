@@ -161,7 +161,7 @@ export function BrowseGigs() {
       ) : list.length === 0 ? (
         q ? (
           <Card className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-            <h2 className="text-lg font-semibold break-all">No results for &ldquo;{q}&rdquo;</h2>
+            <h2 className="text-lg font-semibold break-words">No results for &ldquo;{q}&rdquo;</h2>
             <p className="max-w-sm text-sm text-stone-600">Try another word, or clear the search to see every open gig.</p>
             <Button variant="outline" onClick={() => setTerm("")}>
               Clear Search

@@ -75,7 +75,7 @@ export function GigCard({
         <div className="flex flex-wrap items-center gap-1.5">
           <GigTypeBadge gigType={gig.gigType} />
           <GigStatusBadge status={gig.status} />
-          {claimedByMe && <Badge variant="brand" className="bg-brand-500! text-white!">You Claimed</Badge>}
+          {claimedByMe && <Badge variant="brand" className="bg-brand-500! text-stone-950!">You Claimed</Badge>}
         </div>
         <span className="shrink-0 font-mono text-xs text-stone-500" title="Gig ID">
           <span className="sr-only">Gig ID </span>

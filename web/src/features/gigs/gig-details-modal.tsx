@@ -85,14 +85,14 @@ function Stepper({ gig }: { gig: Gig }) {
             <span
               className={cn(
                 "flex h-7 w-7 items-center justify-center rounded-full text-xs font-semibold",
-                state === "done" && "bg-brand-500 text-white",
+                state === "done" && "bg-brand-500 text-stone-950",
                 state === "current" && "bg-brand-100 text-brand-800 ring-2 ring-brand-500",
-                state === "todo" && "bg-stone-100 text-stone-400",
+                state === "todo" && "bg-stone-100 text-stone-500",
               )}
             >
               {state === "done" ? <CheckIcon size={14} strokeWidth={3} /> : i + 1}
             </span>
-            <span className={cn("text-[11px] leading-tight sm:text-xs", state === "todo" ? "text-stone-400" : "font-medium text-stone-800")}>
+            <span className={cn("text-[11px] leading-tight sm:text-xs", state === "todo" ? "text-stone-500" : "font-medium text-stone-800")}>
               {label}
               <span className="sr-only">{state === "done" ? " (done)" : state === "current" ? " (current)" : ""}</span>
             </span>
@@ -178,7 +178,7 @@ function GigDetails({ gig }: { gig: Gig }) {
 
       <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3">
         <Fact label="Payment">
-          <span className="text-brand-700">{formatSats(gig.payment)}</span>
+          <span className="text-brand-800">{formatSats(gig.payment)}</span>
         </Fact>
         <Fact label="Timeframe">
           {gig.timeframe} {gig.timeframe === 1 ? "day" : "days"}

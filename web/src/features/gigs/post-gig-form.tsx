@@ -127,7 +127,7 @@ export function PostGigForm() {
   if (step === "preview" && form) {
     return (
       <Card>
-        <CardContent className="flex flex-col gap-5 p-5 sm:p-6">
+        <CardContent className="flex flex-col gap-5 p-5! sm:p-6!">
           <div className="flex flex-col gap-1">
             <h2 className="text-lg font-semibold">Preview</h2>
             <p className="text-sm text-stone-600">This is how your gig will look. Edit it, or post it.</p>
@@ -164,7 +164,7 @@ export function PostGigForm() {
 
   return (
     <Card>
-      <CardContent className="p-5 sm:p-6">
+      <CardContent className="p-5! sm:p-6!">
         <form onSubmit={preview} noValidate className="flex flex-col gap-5">
           {!user?.lightningAddress && <LightningAddressNotice onOpenSettings={openSettings} />}
 

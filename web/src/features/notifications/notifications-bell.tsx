@@ -8,7 +8,8 @@ import { useUnreadCount } from "./use-notifications";
 const NotificationsMenu = lazy(() => import("./notifications-menu").then((m) => ({ default: m.NotificationsMenu })));
 
 export function bellLabel(count: number): string {
-  return count > 0 ? `Notifications (${count} unread)` : "Notifications";
+  // The name starts with the badge's visible text (WCAG 2.5.3, label in name).
+  return count > 0 ? `${unreadBadge(count)} unread notifications` : "Notifications";
 }
 
 export function BellFace({ count }: { count: number }) {

@@ -75,7 +75,7 @@ export function NotificationsMenu({ count }: { count: number }) {
                 <span className="flex min-w-0 flex-1 flex-col gap-0.5">
                   <span className={cn("text-sm", n.isRead ? "text-stone-700" : "font-semibold text-stone-900")}>{n.title}</span>
                   <span className="line-clamp-2 text-xs break-words text-stone-600">{n.message}</span>
-                  <span className="text-[11px] text-stone-400">{timeAgo(n.createdAt)}</span>
+                  <span className="text-[11px] text-stone-500">{timeAgo(n.createdAt)}</span>
                 </span>
                 {!n.isRead && (
                   <span className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-brand-500">

@@ -137,7 +137,7 @@ export function PaymentModal({
               </div>
               <div>
                 <dt className="text-xs text-stone-500">Total</dt>
-                <dd className="font-bold text-brand-700">{formatSats(payment.totalCharge)}</dd>
+                <dd className="font-bold text-brand-800">{formatSats(payment.totalCharge)}</dd>
               </div>
             </dl>
 

@@ -113,7 +113,7 @@ export function ClaimAliasForm({ user }: { user: OwnUser }) {
       </p>
       <p id={`${inputId}-warning`} className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
         <AlertIcon className="mt-0.5 shrink-0" />
-        Your alias can be set only once and cannot be changed later. It will forward to {user.lightningAddress}.
+        Your alias can be set only once and cannot be changed later. It will forward to <span className="break-all">{user.lightningAddress}</span>.
       </p>
       <Button type="submit" disabled={!canClaim} className="self-start">
         {update.isPending ? "Claiming..." : "Claim Alias"}

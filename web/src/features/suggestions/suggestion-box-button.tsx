@@ -19,7 +19,7 @@ export function SuggestionBoxButton() {
           setRequested(true);
           setOpen(true);
         }}
-        className="fixed right-4 bottom-[max(1rem,env(safe-area-inset-bottom))] z-30 flex h-12 w-12 cursor-pointer items-center justify-center rounded-full bg-brand-500 text-white shadow-lg ring-4 ring-white/70 transition-colors hover:bg-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 active:bg-brand-700 sm:right-6 sm:bottom-6"
+        className="fixed right-4 bottom-[max(1rem,env(safe-area-inset-bottom))] z-30 flex h-12 w-12 cursor-pointer items-center justify-center rounded-full bg-brand-500 text-stone-950 shadow-lg ring-4 ring-white/70 transition-colors hover:bg-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 active:bg-brand-700 sm:right-6 sm:bottom-6"
       >
         <svg width={22} height={22} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
           <path d="M9 18h6M10 22h4M12 2a7 7 0 0 0-4 12.7c.6.5 1 1.2 1 2V17h6v-.3c0-.8.4-1.5 1-2A7 7 0 0 0 12 2z" />
