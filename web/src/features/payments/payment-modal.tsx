@@ -65,6 +65,17 @@ export function PaymentModal({
     onError: (err) => toast({ title: "Payment Failed", description: errorText(err), variant: "destructive" }),
   });
 
+  // The "Payment Required" toast opens after the dialog and so takes the first Escape (Radix layers);
+  // one Escape should still close the payment screen.
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onOpenChange(false);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [open, onOpenChange]);
+
   useEffect(() => {
     toast({ title: "Payment Required", description: `Pay ${formatSats(payment.totalCharge)} to fund the escrow for this gig.` });
   }, [toast, payment.totalCharge]);
