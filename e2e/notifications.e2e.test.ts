@@ -47,7 +47,7 @@ describe("notifications (desktop)", () => {
     // The worker claims while the hirer's page stays open: the badge appears on its own.
     await apiJson(baseUrl, "POST", `/api/gigs/${gig.id}/claim`, { sessionToken: worker.sessionToken });
     await waitForNotification(baseUrl, hirer, (n) => n.gigId === gig.id && n.type === "claimed" && !n.isRead);
-    await bell(page).and(page.getByRole("button", { name: "Notifications (1 unread)" })).waitFor({ timeout: UNREAD_POLL_WAIT_MS });
+    await bell(page).and(page.getByRole("button", { name: "Notifications, 1 unread" })).waitFor({ timeout: UNREAD_POLL_WAIT_MS });
     await expect(bell(page).getByText("1", { exact: true }).isVisible()).resolves.toBe(true); // the red badge
     await shot("01-badge");
 
@@ -77,7 +77,7 @@ describe("notifications (desktop)", () => {
     await sendChat(gig.id, worker.sessionToken, "I have a question about the glossary.");
     await waitForNotification(baseUrl, hirer, (n) => n.gigId === gig.id && n.type === "message");
     await page.reload(); // no need to wait 30 s for the poll this time
-    await bell(page).and(page.getByRole("button", { name: "Notifications (1 unread)" })).waitFor();
+    await bell(page).and(page.getByRole("button", { name: "Notifications, 1 unread" })).waitFor();
     await bell(page).click();
     const message = page.getByRole("menu").getByRole("menuitem", { name: /New Message/ });
     await message.getByText(/Wes Worker about ".*": I have a question about the glossary\./).waitFor();

@@ -12,28 +12,70 @@ type ContentProps = ComponentPropsWithoutRef<typeof DialogPrimitive.Content> & {
   hideClose?: boolean;
 };
 
+/** Where focus goes back to when a dialog closes, by dialog element (so a dialog that replaces another inherits it). */
+const openers = new WeakMap<Element, HTMLElement[]>();
+
 /**
- * Notes which element had focus when the dialog's content first renders (before Radix moves focus in).
+ * The focused control, followed by the openers of the dialog it sits in: when a dialog gives way to another
+ * (gig details → payment), the control that opened the second is gone by the time it closes.
+ */
+function openerChain(): HTMLElement[] {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || active === document.body) return [];
+  const enclosing = active.closest('[role="dialog"], [role="alertdialog"]');
+  return [active, ...((enclosing && openers.get(enclosing)) ?? [])];
+}
+
+/**
+ * Notes where focus should go back to, when the dialog's content first renders (before Radix moves focus in).
  * Dialogs here are opened from code, not from a Dialog.Trigger, so Radix would not know where to go back.
  */
-function RememberOpener({ into }: { into: MutableRefObject<HTMLElement | null> }) {
+/** The last focus chain, kept for a dialog whose opener was removed before its content rendered (portals mount late). */
+let lastFocus: HTMLElement[] = [];
+if (typeof document !== "undefined") {
+  document.addEventListener(
+    "focusin",
+    () => {
+      const chain = openerChain();
+      if (chain.length) lastFocus = chain;
+    },
+    true,
+  );
+}
+
+function RememberOpener({ into }: { into: MutableRefObject<HTMLElement[]> }) {
   useState(() => {
-    into.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    const chain = openerChain();
+    // Nothing focused because the focused control just left the page (its dialog gave way to this one).
+    const openerRemoved = lastFocus.length > 0 && !lastFocus[0]!.isConnected;
+    into.current = chain.length || !openerRemoved ? chain : lastFocus;
     return null;
   });
   return null;
+}
+
+/** The first opener still on the page; else the page's main region, so focus never falls to <body> (WCAG 2.4.3). */
+function focusTarget(chain: HTMLElement[]): HTMLElement | null {
+  return chain.find((el) => el.isConnected) ?? document.getElementById("main") ?? document.querySelector<HTMLElement>("main");
 }
 
 export const DialogContent = forwardRef<HTMLDivElement, ContentProps>(function DialogContent(
   { className, children, hideClose, onCloseAutoFocus, ...props },
   ref,
 ) {
-  const opener = useRef<HTMLElement | null>(null);
+  const opener = useRef<HTMLElement[]>([]);
+  const self = useRef<HTMLDivElement | null>(null);
+  const setContent = (el: HTMLDivElement | null) => {
+    self.current = el;
+    if (el) openers.set(el, opener.current);
+    if (typeof ref === "function") ref(el);
+    else if (ref) ref.current = el;
+  };
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-stone-950/50 backdrop-blur-[2px] data-[state=open]:animate-fade-in" />
       <DialogPrimitive.Content
-        ref={ref}
+        ref={setContent}
         className={cn(
           "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col",
           "overflow-y-auto rounded-2xl border border-stone-200 bg-white p-5 shadow-xl focus:outline-none data-[state=open]:animate-dialog-in sm:p-6",
@@ -41,10 +83,15 @@ export const DialogContent = forwardRef<HTMLDivElement, ContentProps>(function D
         )}
         onCloseAutoFocus={(event) => {
           onCloseAutoFocus?.(event);
-          // Focus goes back to the control that opened the dialog (WCAG 2.4.3), when it is still there.
-          if (!event.defaultPrevented && opener.current?.isConnected) {
+          // Focus goes back to the control that opened the dialog (WCAG 2.4.3), or the nearest thing still there.
+          if (event.defaultPrevented) return;
+          // A dialog that gave way to another leaves focus where the other one put it.
+          const othersOpen = [...document.querySelectorAll('[role="dialog"][data-state="open"]')].some((d) => d !== self.current);
+          if (othersOpen) return event.preventDefault();
+          const target = focusTarget(opener.current);
+          if (target) {
             event.preventDefault();
-            opener.current.focus();
+            target.focus({ preventScroll: target.tagName === "MAIN" });
           }
         }}
         {...props}

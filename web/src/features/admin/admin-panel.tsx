@@ -34,7 +34,7 @@ export function AdminPanel() {
   return (
     <div className="flex min-h-dvh flex-col bg-stone-50">
       <AdminHeader onOpenChat={openChat} />
-      <main className="mx-auto w-full max-w-6xl flex-1 px-3 py-5 sm:px-6 sm:py-8">
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 focus:outline-none px-3 py-5 sm:px-6 sm:py-8">
         <h1 className="mb-4 text-2xl font-bold tracking-tight text-stone-900 sm:text-3xl">Admin Panel</h1>
         <Tabs defaultValue="dashboard">
           <TabsPrimitive.List className="flex gap-1 overflow-x-auto rounded-lg bg-stone-100 p-1" aria-label="Admin sections">

@@ -55,7 +55,7 @@ describe("notifications bell", () => {
   it("badges the unread count, 9+ above 9", async () => {
     renderBell({ count: 12 });
     expect(await screen.findByTestId("unread-badge")).toHaveTextContent("9+");
-    expect(await screen.findByRole("button", { name: "Notifications (9+ unread)" })).toBeInTheDocument();
+    expect(await screen.findByRole("button", { name: "Notifications, 9+ unread" })).toBeInTheDocument();
   });
 
   it("shows the exact count up to 9 and no badge when all is read", async () => {
@@ -82,7 +82,7 @@ describe("notifications bell", () => {
 
   it("marks all read, then reads the list and count again", async () => {
     const { api, user } = renderBell({ count: 1, list: [note({})] });
-    await user.click(await bell("Notifications (1 unread)"));
+    await user.click(await bell("Notifications, 1 unread"));
     await user.click(await screen.findByRole("menuitem", { name: /Mark all read/ }));
     await waitFor(() => expect(api.callsTo("PATCH", "/api/notifications/mark-all-read")).toHaveLength(1));
     await waitFor(() => expect(api.callsTo("GET", "/api/notifications/unread-count").length).toBeGreaterThan(1));
@@ -90,7 +90,7 @@ describe("notifications bell", () => {
 
   it("marks an unread one read and goes to its gig on the Active tab; a message opens the chat", async () => {
     const { api, user } = renderBell({ count: 1, list: [note({ id: "n-2", type: "message", title: "New Message", gigId: "gig-9" })] });
-    await user.click(await bell("Notifications (1 unread)"));
+    await user.click(await bell("Notifications, 1 unread"));
     const item = await screen.findByRole("menuitem", { name: /New Message/ });
     const listReads = api.callsTo("GET", "/api/notifications").length;
     await user.click(item);

@@ -8,8 +8,9 @@ import { useUnreadCount } from "./use-notifications";
 const NotificationsMenu = lazy(() => import("./notifications-menu").then((m) => ({ default: m.NotificationsMenu })));
 
 export function bellLabel(count: number): string {
-  // The name contains the badge's visible text (WCAG 2.5.3, label in name): "9+" above 9.
-  return count > 0 ? `Notifications (${unreadBadge(count)} unread)` : "Notifications";
+  // The name contains the badge's visible text (WCAG 2.5.3, label in name): "9+" above 9. Not in
+  // parentheses: checkers (axe) read a parenthetical as an aside, not as part of the name.
+  return count > 0 ? `Notifications, ${unreadBadge(count)} unread` : "Notifications";
 }
 
 export function BellFace({ count }: { count: number }) {
