@@ -8,9 +8,6 @@ export default defineConfig({
     name: "e2e",
     root: path.resolve(import.meta.dirname, ".."),
     include: ["e2e/**/*.e2e.test.ts"],
-    // The screen walk with axe (e2e/screens.e2e.test.ts) still fails on open accessibility findings
-    // (see the README); it runs with `npm run test:screens` until they are fixed, not in CI.
-    exclude: process.env.E2E_SCREENS === "1" ? [] : ["e2e/screens.e2e.test.ts"],
     environment: "node",
     globalSetup: ["e2e/support/global-setup.ts"],
     // One app, one browser at a time: the files run one after another.
