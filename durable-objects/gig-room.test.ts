@@ -1,6 +1,6 @@
-import { evictDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { signOutAdmin } from "../worker/auth/admin";
 import { makeDeps } from "../worker/composition";
 import { openDb } from "../worker/db/client";
@@ -8,8 +8,49 @@ import { endSession } from "../worker/services/auth";
 import { postAdminChatMessage } from "../worker/services/chat";
 import { api, call, claimedJob, signUp } from "../worker/test/factories";
 import { adminSignIn } from "../worker/test/admin";
-import { joinedSocket, openSocket } from "../worker/test/sockets";
+import { anotherSession, joinedSocket, openSocket, type TestSocket } from "../worker/test/sockets";
 import { uploadFile } from "../worker/test/uploads";
+
+/**
+ * Moves the clock past the minute after which the room re-checks a listener's session. The room runs in this
+ * isolate, so it reads the same (faked) Date; timers stay real.
+ */
+function aMinuteLater(): void {
+  const later = Date.now() + 61_000;
+  if (vi.isFakeTimers()) vi.setSystemTime(later);
+  else vi.useFakeTimers({ toFake: ["Date"], now: later });
+}
+
+/** The SQL statements the gig's room sends to D1 from now on (a proxy over its D1 binding). */
+async function roomSql(gigId: string): Promise<string[]> {
+  const statements: string[] = [];
+  await runInDurableObject(env.GIG_ROOM.get(env.GIG_ROOM.idFromName(gigId)), (room) => {
+    const holder = room as unknown as { env: typeof env };
+    const d1 = holder.env.DB;
+    const counted = new Proxy(d1, {
+      get(target, prop) {
+        if (prop === "prepare") {
+          return (sql: string) => {
+            statements.push(sql);
+            return target.prepare(sql);
+          };
+        }
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    holder.env = { ...holder.env, DB: counted };
+  });
+  return statements;
+}
+
+const sessionLookups = (sql: string[]) => sql.filter((s) => /\bfrom\s+"?sessions"?\s/i.test(s)).length;
+const adminLookups = (sql: string[]) => sql.filter((s) => /\bfrom\s+"?admin_sessions"?\s/i.test(s)).length;
+
+/** Every socket's next frame is the message with this text. */
+async function allReceive(sockets: TestSocket[], text: string): Promise<void> {
+  for (const socket of sockets) expect((await socket.next()).message).toMatchObject({ message: text });
+}
 
 const history = async (gigId: string, token: string) => (await call(`/api/gigs/${gigId}/messages`, token)).body as { id: string; message: string; senderId: string }[];
 
@@ -280,5 +321,111 @@ describe("GET /api/gigs/{id}/messages", () => {
     const older = await call(`/api/gigs/${gigId}/messages?limit=2&before=${encodeURIComponent(cursor!)}`, worker.token);
     expect(older.body.map((m: { message: string }) => m.message)).toEqual(["one"]);
     socket.close();
+  });
+});
+
+describe("listeners re-checked after a quiet minute", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("closes a listener whose session ended, without the message, while the others in the room get it", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const laptop = await anotherSession(hirer);
+    const sender = await joinedSocket(gigId, hirer);
+    const stays = [await joinedSocket(gigId, hirer), await joinedSocket(gigId, worker), await joinedSocket(gigId, worker)];
+    const ending = [await joinedSocket(gigId, laptop), await joinedSocket(gigId, laptop)];
+    const adminToken = await adminSignIn();
+    const admin = (await openSocket(gigId)).socket!;
+    expect(await admin.ask({ type: "auth", adminToken })).toEqual({ type: "auth_success" });
+    expect(await admin.ask({ type: "join_gig", gigId })).toEqual({ type: "join_success", gigId });
+
+    // Within the minute, a session that ended is not looked up again: its sockets still listen.
+    await endSession(openDb(env.DB), laptop.token);
+    sender.send({ type: "chat_message", gigId, message: "before the minute" });
+    await allReceive([sender, ...stays, ...ending, admin], "before the minute");
+
+    aMinuteLater();
+    await signOutAdmin(env.DB, adminToken);
+    sender.send({ type: "chat_message", gigId, message: "after the minute" });
+    await allReceive([sender, ...stays], "after the minute");
+    for (const socket of [...ending, admin]) {
+      expect(await socket.next()).toEqual({ type: "error", message: expect.stringMatching(/session has ended/) });
+      expect((await socket.waitForClose()).code).toBe(1008);
+    }
+
+    // The listeners still in the room were checked a moment ago: the next message needs no lookup for them.
+    const sql = await roomSql(gigId);
+    sender.send({ type: "chat_message", gigId, message: "and again" });
+    await allReceive([sender, ...stays], "and again");
+    expect(sessionLookups(sql)).toBe(1); // the sender's own check, as on every frame
+    expect(adminLookups(sql)).toBe(0);
+    for (const socket of [sender, ...stays]) socket.close();
+  });
+
+  it("checks every listener's session with one lookup, however many sockets and sessions", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const sender = await joinedSocket(gigId, hirer);
+    const hirerPhone = await anotherSession(hirer);
+    const workerPhone = await anotherSession(worker);
+    const listeners: TestSocket[] = [];
+    for (const member of [hirer, hirerPhone, worker, worker, worker, workerPhone, workerPhone, worker]) listeners.push(await joinedSocket(gigId, member));
+    const adminTokens = [await adminSignIn(), await adminSignIn()];
+    for (const adminToken of adminTokens) {
+      const admin = (await openSocket(gigId)).socket!;
+      await admin.ask({ type: "auth", adminToken });
+      await admin.ask({ type: "join_gig", gigId });
+      listeners.push(admin);
+    }
+
+    aMinuteLater();
+    const sql = await roomSql(gigId);
+    sender.send({ type: "chat_message", gigId, message: "a minute later" });
+    await allReceive([sender, ...listeners], "a minute later");
+    // 4 member sessions (the sender's among them) over 9 sockets, and 2 admin tokens: one query each.
+    expect(sessionLookups(sql)).toBe(1);
+    expect(adminLookups(sql)).toBe(1);
+
+    // One session's many sockets all end together.
+    aMinuteLater();
+    await endSession(openDb(env.DB), worker.token);
+    sender.send({ type: "chat_message", gigId, message: "once more" });
+    const workers = [listeners[2]!, listeners[3]!, listeners[4]!, listeners[7]!];
+    await allReceive([sender, ...listeners.filter((l) => !workers.includes(l))], "once more");
+    for (const socket of workers) {
+      expect(await socket.next()).toMatchObject({ type: "error", message: expect.stringMatching(/session has ended/) });
+      expect((await socket.waitForClose()).code).toBe(1008);
+    }
+    expect(sessionLookups(sql)).toBe(2);
+    for (const socket of [sender, ...listeners]) socket.close();
+  });
+
+  it("stops delivering to a member whose account was deleted or who is no longer a party", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const sender = await joinedSocket(gigId, hirer);
+    const workerSocket = await joinedSocket(gigId, worker);
+    const hirerTab = await joinedSocket(gigId, await anotherSession(hirer));
+
+    // The gig's worker is someone else now: the next message skips the old worker's socket.
+    const replacement = await signUp();
+    await env.DB.prepare("UPDATE gigs SET worker_id = ? WHERE id = ?").bind(replacement.id, gigId).run();
+    sender.send({ type: "chat_message", gigId, message: "only for the parties" });
+    await allReceive([sender, hirerTab], "only for the parties");
+    // Its next frame is the answer to its own message, not the broadcast: it left the room.
+    expect(await workerSocket.ask({ type: "chat_message", gigId, message: "still here?" })).toMatchObject({ type: "error", message: expect.stringMatching(/Join/) });
+    expect(await workerSocket.ask({ type: "join_gig", gigId })).toMatchObject({ type: "error", message: expect.stringMatching(/hirer and worker/) });
+
+    // An account deleted while its session row is still there: the first message after the minute closes it.
+    aMinuteLater();
+    await env.DB.prepare("UPDATE users SET deleted_at = ? WHERE id = ?").bind(new Date().toISOString(), hirer.id).run();
+    const other = await joinedSocket(gigId, replacement);
+    other.send({ type: "chat_message", gigId, message: "anyone?" });
+    expect((await other.next()).message).toMatchObject({ message: "anyone?" });
+    for (const socket of [sender, hirerTab]) {
+      expect(await socket.next()).toMatchObject({ type: "error", message: expect.stringMatching(/session has ended/) });
+      expect((await socket.waitForClose()).code).toBe(1008);
+    }
+    workerSocket.close();
+    other.close();
   });
 });

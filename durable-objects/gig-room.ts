@@ -13,6 +13,7 @@ import {
 } from "../domain/chat-protocol";
 import { isParty } from "../domain/gig";
 import type { Env } from "../worker/env";
+import { liveAdminTokens, membersForTokens } from "../worker/auth/live-sessions";
 import { makeDeps } from "../worker/composition";
 import { gigs, invoices } from "../worker/db/schema";
 import { AppError } from "../worker/errors";
@@ -40,17 +41,39 @@ export const SESSION_ENDED_CLOSE_CODE = 1008;
  * What a socket is, kept on the socket itself (serializeAttachment) so it survives hibernation.
  * The credential is kept so that every frame can re-check that the session still holds.
  */
-const socketStateSchema = z.object({
-  gigId: z.string(),
-  credential: z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("none") }),
-    z.object({ kind: z.literal("member"), sessionToken: z.string(), userId: z.string() }),
-    z.object({ kind: z.literal("admin"), adminToken: z.string() }),
-  ]),
-  joined: z.boolean(),
-  checkedAt: z.number(),
-});
-type SocketState = z.infer<typeof socketStateSchema>;
+type Credential = { kind: "none" } | { kind: "member"; sessionToken: string; userId: string } | { kind: "admin"; adminToken: string };
+type SignedIn = Exclude<Credential, { kind: "none" }>;
+interface SocketState {
+  gigId: string;
+  credential: Credential;
+  joined: boolean;
+  checkedAt: number;
+}
+
+const isString = (x: unknown): x is string => typeof x === "string";
+
+/** The attachment as a SocketState, or null when it is not one. Checked by hand: a broadcast reads every socket's. */
+function socketStateOf(raw: unknown): SocketState | null {
+  if (raw === null || typeof raw !== "object") return null;
+  const { gigId, credential: c, joined, checkedAt } = raw as Record<string, unknown>;
+  if (!isString(gigId) || typeof joined !== "boolean" || typeof checkedAt !== "number" || c === null || typeof c !== "object") return null;
+  const cred = c as Record<string, unknown>;
+  let credential: Credential;
+  if (cred.kind === "none") credential = { kind: "none" };
+  else if (cred.kind === "member" && isString(cred.sessionToken) && isString(cred.userId)) credential = { kind: "member", sessionToken: cred.sessionToken, userId: cred.userId };
+  else if (cred.kind === "admin" && isString(cred.adminToken)) credential = { kind: "admin", adminToken: cred.adminToken };
+  else return null;
+  return { gigId, credential, joined, checkedAt };
+}
+
+/** One key per credential: many sockets (tabs, devices) share one session. */
+const credentialKey = (c: SignedIn) => (c.kind === "member" ? `m:${c.sessionToken}` : `a:${c.adminToken}`);
+
+/** Sessions checked together, at `at`: each credential's key with who it stands for now (null: ended). */
+interface Checked {
+  at: number;
+  senders: Map<string, ChatSender | null>;
+}
 
 function send(ws: WebSocket, frame: ServerFrame): void {
   try {
@@ -141,8 +164,7 @@ export class GigRoom extends DurableObject<Env> {
   }
 
   private stateOf(ws: WebSocket): SocketState | null {
-    const parsed = socketStateSchema.safeParse(ws.deserializeAttachment());
-    return parsed.success ? parsed.data : null;
+    return socketStateOf(ws.deserializeAttachment());
   }
 
   private setState(ws: WebSocket, state: SocketState): void {
@@ -195,33 +217,46 @@ export class GigRoom extends DurableObject<Env> {
     send(ws, { type: "auth_success" });
   }
 
-  /** Who the socket's credential stands for now; null when the session or admin token has ended. */
-  private async senderOf(deps: Deps, state: SocketState): Promise<ChatSender | null> {
-    const credential = state.credential;
-    switch (credential.kind) {
-      case "none":
-        return null;
-      case "member": {
-        const user = await memberForToken(deps.db, credential.sessionToken);
-        return user && user.id === credential.userId ? { kind: "member", user } : null;
+  /**
+   * Who each credential stands for now (null when its session or admin token has ended, or the session is
+   * now someone else's), all checked at once: one D1 query for the member sessions and one for the admin
+   * tokens, however many sockets and sessions there are.
+   */
+  private async check(deps: Deps, credentials: SignedIn[]): Promise<Checked> {
+    const at = Date.now();
+    const distinct = new Map(credentials.map((c) => [credentialKey(c), c]));
+    const members = [...distinct.values()].flatMap((c) => (c.kind === "member" ? [c.sessionToken] : []));
+    const admins = [...distinct.values()].flatMap((c) => (c.kind === "admin" ? [c.adminToken] : []));
+    const [users, liveAdmins] = await Promise.all([
+      members.length ? membersForTokens(deps.db, members) : new Map<string, never>(),
+      admins.length ? liveAdminTokens(deps.d1, admins) : new Set<string>(),
+    ]);
+    const senders = new Map<string, ChatSender | null>();
+    for (const [key, c] of distinct) {
+      if (c.kind === "admin") senders.set(key, liveAdmins.has(c.adminToken) ? { kind: "admin" } : null);
+      else {
+        const user = users.get(c.sessionToken);
+        senders.set(key, user && user.id === c.userId ? { kind: "member", user } : null);
       }
-      case "admin":
-        return (await isChatAdminToken(deps, credential.adminToken)) ? { kind: "admin" } : null;
     }
+    return { at, senders };
   }
 
-  /** The socket's sender, re-checked; a socket whose session ended is told and closed. */
-  private async currentSender(deps: Deps, ws: WebSocket, state: SocketState): Promise<ChatSender | null> {
-    if (state.credential.kind === "none") {
-      sendError(ws, "Not authenticated: send {type:'auth', sessionToken} first");
-      return null;
-    }
-    const sender = await this.senderOf(deps, state);
+  /** Tells a socket that never authenticated; answers whether it is signed in. */
+  private signedIn(ws: WebSocket, state: SocketState): state is SocketState & { credential: SignedIn } {
+    if (state.credential.kind !== "none") return true;
+    sendError(ws, "Not authenticated: send {type:'auth', sessionToken} first");
+    return false;
+  }
+
+  /** The socket's sender as `checked` found it; a socket whose session ended is told and closed. */
+  private senderFrom(checked: Checked, ws: WebSocket, state: SocketState & { credential: SignedIn }): ChatSender | null {
+    const sender = checked.senders.get(credentialKey(state.credential)) ?? null;
     if (!sender) {
       this.endSession(ws);
       return null;
     }
-    this.setState(ws, { ...state, checkedAt: Date.now() });
+    this.setState(ws, { ...state, checkedAt: checked.at });
     return sender;
   }
 
@@ -241,8 +276,8 @@ export class GigRoom extends DurableObject<Env> {
   }
 
   private async join(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "join_gig" }>): Promise<void> {
-    if (this.wrongGig(ws, state, frame.gigId)) return;
-    const sender = await this.currentSender(deps, ws, state);
+    if (this.wrongGig(ws, state, frame.gigId) || !this.signedIn(ws, state)) return;
+    const sender = this.senderFrom(await this.check(deps, [state.credential]), ws, state);
     if (!sender) return;
     const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, state.gigId) });
     if (!gig) return sendError(ws, "Gig not found");
@@ -252,54 +287,86 @@ export class GigRoom extends DurableObject<Env> {
   }
 
   private async chat(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "chat_message" }>): Promise<void> {
-    if (this.wrongGig(ws, state, frame.gigId)) return;
-    const sender = await this.currentSender(deps, ws, state);
+    if (this.wrongGig(ws, state, frame.gigId) || !this.signedIn(ws, state)) return;
+    const text = chatMessageText.safeParse(frame.message);
+    // A message that will be sent: the sender's session, the listeners' sessions due for a re-check and the
+    // gig are read together, before the message is stored (not later than the store by more than its time).
+    const sending = state.joined && text.success;
+    const [checked, gig] = await Promise.all([
+      this.check(deps, sending ? [state.credential, ...this.staleListeners(state.gigId, Date.now())] : [state.credential]),
+      sending ? deps.db.query.gigs.findFirst({ where: eq(gigs.id, state.gigId) }) : undefined,
+    ]);
+    const sender = this.senderFrom(checked, ws, state);
     if (!sender) return;
     if (!state.joined) return sendError(ws, "Join the gig's chat first: send {type:'join_gig', gigId}");
-    const text = chatMessageText.safeParse(frame.message);
     if (!text.success) return sendError(ws, text.error.issues[0]?.message ?? "Invalid message");
-    const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, state.gigId) });
     if (!gig) return sendError(ws, "Gig not found");
     if (!mayChat(gig, sender)) {
       this.setState(ws, { ...this.stateOf(ws)!, joined: false });
       return sendError(ws, "You are no longer a party of this gig");
     }
     const message = await storeChatMessage(deps, gig, sender, text.data, frame.fileAttachment ?? null, this.nextCreatedAt());
-    await this.broadcast(deps, gig, message);
+    await this.broadcast(deps, gig, message, checked);
   }
 
-  /** Sends the message to every joined socket that may still listen; sessions not checked lately are re-checked. */
-  private async broadcast(deps: Deps, gig: GigRow, message: ChatMessageView): Promise<void> {
-    // One serialisation for every socket, and one session check per credential (many sockets share one).
+  /** The credentials of the joined sockets whose session was checked more than RECHECK_LISTENERS_MS before `now`. */
+  private staleListeners(gigId: string, now: number): SignedIn[] {
+    const stale: SignedIn[] = [];
+    for (const ws of this.ctx.getWebSockets()) {
+      const state = this.stateOf(ws);
+      if (state?.joined && state.gigId === gigId && state.credential.kind !== "none" && now - state.checkedAt > RECHECK_LISTENERS_MS) {
+        stale.push(state.credential);
+      }
+    }
+    return stale;
+  }
+
+  /**
+   * Sends the message to every joined socket that may still listen. A listener whose session was checked more
+   * than RECHECK_LISTENERS_MS ago is re-checked first: by `prechecked` when that covers its credential (the
+   * sender's check a moment ago), else with the others in one lookup. A listener whose session ended is closed;
+   * one who is no longer a party leaves the room.
+   */
+  private async broadcast(deps: Deps, gig: GigRow, message: ChatMessageView, prechecked?: Checked): Promise<void> {
+    // One serialisation for every socket, and one session check for all the credentials due.
     const text = JSON.stringify({ type: "new_message", message } satisfies ServerFrame);
     const now = Date.now();
-    const checks = new Map<string, ReturnType<GigRoom["senderOf"]>>();
-    await Promise.all(
-      this.ctx.getWebSockets().map(async (ws) => {
-        const state = this.stateOf(ws);
-        if (!state?.joined || state.gigId !== gig.id || state.credential.kind === "none") return;
-        if (state.credential.kind === "member" && !isParty(gig, state.credential.userId)) {
+    const listeners: { ws: WebSocket; state: SocketState & { credential: SignedIn }; due: boolean }[] = [];
+    const unchecked: SignedIn[] = [];
+    for (const ws of this.ctx.getWebSockets()) {
+      const state = this.stateOf(ws);
+      if (!state?.joined || state.gigId !== gig.id || state.credential.kind === "none") continue;
+      if (state.credential.kind === "member" && !isParty(gig, state.credential.userId)) {
+        this.setState(ws, { ...state, joined: false });
+        continue;
+      }
+      const signedIn = state as SocketState & { credential: SignedIn };
+      const due = now - state.checkedAt > RECHECK_LISTENERS_MS;
+      listeners.push({ ws, state: signedIn, due });
+      if (due && !prechecked?.senders.has(credentialKey(signedIn.credential))) unchecked.push(signedIn.credential);
+    }
+    const checkedNow = unchecked.length ? await this.check(deps, unchecked) : null;
+    for (const { ws, state, due } of listeners) {
+      if (due) {
+        const key = credentialKey(state.credential);
+        const checked = checkedNow?.senders.has(key) ? checkedNow : prechecked!;
+        const sender = checked.senders.get(key) ?? null;
+        if (!sender) {
+          this.endSession(ws);
+          continue;
+        }
+        if (!mayChat(gig, sender)) {
           this.setState(ws, { ...state, joined: false });
-          return;
+          continue;
         }
-        if (now - state.checkedAt > RECHECK_LISTENERS_MS) {
-          const key = state.credential.kind === "member" ? `m:${state.credential.sessionToken}` : `a:${state.credential.adminToken}`;
-          if (!checks.has(key)) checks.set(key, this.senderOf(deps, state));
-          const sender = await checks.get(key)!;
-          if (!sender || !mayChat(gig, sender)) {
-            if (!sender) this.endSession(ws);
-            else this.setState(ws, { ...state, joined: false });
-            return;
-          }
-          this.setState(ws, { ...state, checkedAt: now });
-        }
-        try {
-          ws.send(text);
-        } catch {
-          /* the socket is closing; nothing to tell it */
-        }
-      }),
-    );
+        this.setState(ws, { ...state, checkedAt: checked.at });
+      }
+      try {
+        ws.send(text);
+      } catch {
+        /* the socket is closing; nothing to tell it */
+      }
+    }
   }
 
   // ---- Funding invoice watcher ----------------------------------------------------------------

@@ -1,5 +1,8 @@
 // A chat client for tests: opens `/ws?gigId=` through the Worker like a browser would, and reads frames.
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { openDb } from "../db/client";
+import { createSession } from "../services/auth";
 import { api, BASE, type Json, type Member } from "./factories";
 
 export class TestSocket {
@@ -81,4 +84,9 @@ export async function joinedSocket(gigId: string, member: Member): Promise<TestS
   expect(await socket.ask({ type: "auth", sessionToken: member.token })).toEqual({ type: "auth_success" });
   expect(await socket.ask({ type: "join_gig", gigId })).toEqual({ type: "join_success", gigId });
   return socket;
+}
+
+/** The same member signed in once more (another device): a second session token. */
+export async function anotherSession(member: Member): Promise<Member> {
+  return { ...member, token: await createSession(openDb(env.DB), member.id) };
 }
