@@ -24,16 +24,19 @@ export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void
   const networkFetch = opts.networkFetch ?? globalFetch;
   const backend = (env.LIGHTNING_BACKEND || "dev").trim().toLowerCase();
   const devWallet = backend === "dev" ? new DevWallet(new D1DevWalletStore(env.DB), opts.devWallet) : null;
+  let lightning: Deps["lightning"] | undefined = devWallet ?? undefined;
   return {
     db: opts.db ?? openDb(env.DB),
     d1: env.DB,
     env,
-    lightning:
-      devWallet ??
-      lightningBackendFor(env, {
+    // Built on first use, so a misconfigured backend fails only what needs Lightning (a 503 there), not browsing.
+    get lightning() {
+      lightning ??= lightningBackendFor(env, {
         fetch: networkFetch,
         webhookUrl: env.WEBHOOK_SECRET && opts.origin ? `${opts.origin}/api/webhooks/lightning/${env.WEBHOOK_SECRET}` : undefined,
-      }),
+      });
+      return lightning;
+    },
     devWallet,
     lnurl: {
       // `name@wallet.test` is received by the dev wallet in process; everything else goes out.
