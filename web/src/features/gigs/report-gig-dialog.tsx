@@ -10,20 +10,23 @@ import { errorText } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { gigApi } from "./gig-api";
 import type { Gig } from "./types";
+import { REPORT_REASONS, type ReportReason } from "../../../../domain/admin";
 
-export const REPORT_REASONS = [
-  { value: "illegal_content", label: "Illegal content (drugs, weapons, trafficking, etc.)" },
-  { value: "harassment", label: "Harassment, abuse or threatening behavior" },
-  { value: "sexual_content", label: "Sexual content or services" },
-  { value: "scam", label: "Scam, fraud or deceptive practices" },
-  { value: "fake_credentials", label: "False credentials or misleading portfolio" },
-  { value: "shitcoinery", label: "Altcoins, NFTs or crypto scams" },
-  { value: "spam", label: "Spam or excessive advertising" },
-  { value: "hate_speech", label: "Hate speech or discriminatory content" },
-  { value: "doxxing", label: "Doxxing or privacy violation" },
-  { value: "manipulation", label: "Platform manipulation or sybil attack" },
-  { value: "other", label: "Other violation" },
-] as const;
+/** The form's wording of each reason the API accepts (domain/admin.ts): a reason added there fails the build here. */
+const REASON_CHOICES: Record<ReportReason, string> = {
+  illegal_content: "Illegal content (drugs, weapons, trafficking, etc.)",
+  harassment: "Harassment, abuse or threatening behavior",
+  sexual_content: "Sexual content or services",
+  scam: "Scam, fraud or deceptive practices",
+  fake_credentials: "False credentials or misleading portfolio",
+  shitcoinery: "Altcoins, NFTs or crypto scams",
+  spam: "Spam or excessive advertising",
+  hate_speech: "Hate speech or discriminatory content",
+  doxxing: "Doxxing or privacy violation",
+  manipulation: "Platform manipulation or sybil attack",
+  other: "Other violation",
+};
+const REASONS = REPORT_REASONS.map((value) => ({ value, label: REASON_CHOICES[value] }));
 
 export function ReportGigDialog({ gig, open, onOpenChange }: { gig: Pick<Gig, "id" | "title">; open: boolean; onOpenChange: (open: boolean) => void }) {
   const id = useId();
@@ -67,7 +70,7 @@ export function ReportGigDialog({ gig, open, onOpenChange }: { gig: Pick<Gig, "i
         <form onSubmit={submit} className="flex flex-col gap-4">
           <fieldset className="flex flex-col gap-1">
             <legend className="mb-1 text-sm font-medium text-stone-800">Reason</legend>
-            {REPORT_REASONS.map((r) => (
+            {REASONS.map((r) => (
               <label
                 key={r.value}
                 className={cn(
