@@ -44,6 +44,36 @@ export const STATUS_LABELS: Record<string, string> = {
 export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 
 export { MIN_PAYMENT, MAX_PAYMENT } from "./fees";
+
+/**
+ * The Browse tab's budget bands (SPEC.md §2), in sats, both ends inclusive; an open end is undefined.
+ * One definition for the web's filter and the worker's index: `gigs.budget_band` (worker/db/schema.ts)
+ * is the position of a gig's payment in this list, so changing a boundary needs a new migration.
+ */
+export const BUDGET_BANDS = [
+  { value: "under-10k", label: "Under 10k sats", min: undefined, max: 9_999 },
+  { value: "10k-50k", label: "10k-50k sats", min: 10_000, max: 50_000 },
+  { value: "50k-100k", label: "50k-100k sats", min: 50_001, max: 100_000 },
+  { value: "over-100k", label: "Over 100k sats", min: 100_001, max: undefined },
+] as const satisfies readonly { value: string; label: string; min: number | undefined; max: number | undefined }[];
+export type BudgetBandValue = (typeof BUDGET_BANDS)[number]["value"];
+
+/** The band (index into BUDGET_BANDS) a payment falls in. */
+export function budgetBandOf(payment: number): number {
+  const i = BUDGET_BANDS.findIndex((b) => b.max === undefined || payment <= b.max);
+  return i === -1 ? BUDGET_BANDS.length - 1 : i;
+}
+
+/**
+ * The one band that holds every payment of the range min…max (either end may be open), or null when
+ * the range spans more than one band (or is empty). A browse query can then look in that band alone.
+ */
+export function budgetBandOfRange(min: number | undefined, max: number | undefined): number | null {
+  if (min !== undefined && max !== undefined && min > max) return null;
+  const lo = budgetBandOf(min ?? Number.NEGATIVE_INFINITY);
+  const hi = budgetBandOf(max ?? Number.POSITIVE_INFINITY);
+  return lo === hi ? lo : null;
+}
 export const MIN_TIMEFRAME = 1;
 export const MAX_TIMEFRAME = 30;
 export const DEFAULT_TIMEFRAME = 7;

@@ -1,6 +1,6 @@
 // The Browse tab's filters and the GET /api/gigs query they make (SPEC.md §2 Browse tab). The budget
 // bands are wired to minPayment/maxPayment (DESIGN.md §8: the budget filter works, unlike the spec's).
-import { BROWSE_CATEGORIES } from "../../../../domain/gig";
+import { BROWSE_CATEGORIES, BUDGET_BANDS as DOMAIN_BUDGET_BANDS } from "../../../../domain/gig";
 
 export const GIG_TYPE_FILTERS = [
   { value: "job_request", label: "Hiring Now" },
@@ -12,13 +12,8 @@ export type GigTypeFilter = (typeof GIG_TYPE_FILTERS)[number]["value"];
 export { BROWSE_CATEGORIES };
 export type BrowseCategory = (typeof BROWSE_CATEGORIES)[number];
 
-export const BUDGET_BANDS = [
-  { value: "all", label: "All", min: undefined, max: undefined },
-  { value: "under-10k", label: "Under 10k sats", min: undefined, max: 9_999 },
-  { value: "10k-50k", label: "10k-50k sats", min: 10_000, max: 50_000 },
-  { value: "50k-100k", label: "50k-100k sats", min: 50_001, max: 100_000 },
-  { value: "over-100k", label: "Over 100k sats", min: 100_001, max: undefined },
-] as const;
+/** "All" and the bands of domain/gig.ts, which the worker's browse index is built on. */
+export const BUDGET_BANDS = [{ value: "all", label: "All", min: undefined, max: undefined }, ...DOMAIN_BUDGET_BANDS] as const;
 export type BudgetBand = (typeof BUDGET_BANDS)[number]["value"];
 
 export interface BrowseFilters {
