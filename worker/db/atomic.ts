@@ -97,10 +97,14 @@ export class AtomicChange {
     return this;
   }
 
-  /** After commit: did this compare-and-set change its row? */
+  /**
+   * After commit: did this compare-and-set change its row? D1's `changes` also counts what triggers
+   * wrote (editing a gig's title re-indexes it for search, migrations/0004), and a trigger runs only
+   * when its row changed; the update names one row by primary key, so any change means it won.
+   */
   won(cas: Cas): boolean {
     if (!this.results) throw new Error("AtomicChange.won before commit");
-    return (this.results[cas.index]?.meta.changes ?? 0) === 1;
+    return (this.results[cas.index]?.meta.changes ?? 0) >= 1;
   }
 }
 

@@ -2,6 +2,7 @@
 // Times are ISO-8601 strings, amounts integer sats, ids UUIDs.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { BUDGET_BANDS } from "../../domain/gig";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
@@ -95,9 +96,20 @@ export const gigs = sqliteTable(
     version: integer("version").notNull().default(0),
     transitionId: text("transition_id"),
     createdAt: createdAt(),
+    /** The payment's position in domain BUDGET_BANDS: computed (payment may change), indexed for the budget filter. */
+    budgetBand: integer("budget_band").generatedAlwaysAs(budgetBandSql(), { mode: "virtual" }),
+    /**
+     * Creation order as an integer, set by a trigger after insert (migrations/0004): the rowid of the
+     * text-search index gigs_search (FTS5), so search pages come out of that index newest first.
+     */
+    searchSeq: integer("search_seq"),
   },
   (t) => [
     index("gigs_browse_idx").on(t.status, t.createdAt, t.id),
+    index("gigs_band_browse_idx").on(t.status, t.budgetBand, t.createdAt, t.id),
+    index("gigs_type_band_browse_idx").on(t.status, t.gigType, t.budgetBand, t.createdAt, t.id),
+    index("gigs_category_band_browse_idx").on(t.status, t.category, t.budgetBand, t.createdAt, t.id),
+    uniqueIndex("gigs_search_seq_idx").on(t.searchSeq),
     index("gigs_type_browse_idx").on(t.status, t.gigType, t.createdAt, t.id),
     index("gigs_category_browse_idx").on(t.status, t.category, t.createdAt, t.id),
     index("gigs_type_category_browse_idx").on(t.status, t.gigType, t.category, t.createdAt, t.id),
@@ -107,6 +119,12 @@ export const gigs = sqliteTable(
     index("gigs_worker_idx").on(t.workerId, t.createdAt),
   ],
 );
+
+/** CASE payment … END giving the budget band; the bounds are domain/gig.ts BUDGET_BANDS (changing them needs a migration). */
+function budgetBandSql() {
+  const whens = BUDGET_BANDS.slice(0, -1).map((b, i) => `WHEN payment <= ${b.max} THEN ${i}`);
+  return sql.raw(`CASE ${whens.join(" ")} ELSE ${BUDGET_BANDS.length - 1} END`);
+}
 
 /** What happened to a gig, in order: the history and the `GET /api/gigs/{id}/events` answer. */
 export const gigEvents = sqliteTable(

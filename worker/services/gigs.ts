@@ -1,7 +1,8 @@
 // Gigs: posting, reading, listing and editing. The transitions of a gig's life are in gig-actions.ts.
 import { and, desc, eq, getTableColumns, gte, lte, or, sql, type SQL, type Table } from "drizzle-orm";
+import { integer, sqliteTable } from "drizzle-orm/sqlite-core";
 import type { GigForm } from "../../domain/gig-schemas";
-import { isParty } from "../../domain/gig";
+import { budgetBandOfRange, isParty } from "../../domain/gig";
 import type { UserRow } from "../context";
 import { AtomicChange, ALWAYS, where } from "../db/atomic";
 import { gigs, invoices, users } from "../db/schema";
@@ -128,7 +129,32 @@ function decodeCursor(cursor: string): { createdAt: string; id: string } {
   }
 }
 
-/** A page of gigs, newest first, by keyset on (created_at, id) so a page reads about as many rows as it returns. */
+/**
+ * The FTS5 index of gigs' title, description and category (migrations/0004_gig_search_fts.sql; not in the
+ * drizzle schema, which cannot declare virtual tables). Its rowid is gigs.search_seq.
+ */
+const gigSearch = sqliteTable("gigs_search", { rowid: integer("rowid").notNull() });
+
+/** The trigram tokenizer matches substrings of at least this many characters; shorter terms use LIKE. */
+export const MIN_INDEXED_SEARCH_CHARS = 3;
+
+/** A term as one FTS5 string, so quotes, `*`, `AND`, `NEAR(` … are plain text: a phrase of its trigrams, i.e. the substring. */
+function ftsString(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+/** The FTS5 query: the term in any of the three columns; with a category filter, also in the category column (checked exactly on the row). */
+function searchMatch(term: string, category: string | undefined): string {
+  const text = `{title description category} : ${ftsString(term)}`;
+  return category && [...category].length >= MIN_INDEXED_SEARCH_CHARS ? `${text} AND category : ${ftsString(category)}` : text;
+}
+
+/**
+ * A page of gigs, newest first, by keyset so a page reads about as many rows as it returns whatever the
+ * table holds. Browse pages go by (created_at, id) on an index that starts with the page's filters (the
+ * budget filter by its band, gigs.budget_band); a search of 3+ characters goes through the FTS5 index in
+ * gigs.search_seq order (creation order), the cursor naming the last gig shown either way.
+ */
 export async function listGigs(
   deps: Pick<Deps, "db" | "d1">,
   query: GigListQuery,
@@ -142,8 +168,17 @@ export async function listGigs(
   if (query.posterId) conditions.push(eq(gigs.posterId, query.posterId));
   if (query.minPayment !== undefined) conditions.push(gte(gigs.payment, query.minPayment));
   if (query.maxPayment !== undefined) conditions.push(lte(gigs.payment, query.maxPayment));
-  if (query.q) {
-    const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (query.minPayment !== undefined || query.maxPayment !== undefined) {
+    // Implied by the range when it lies within one band: lets the page use the band's index.
+    const band = budgetBandOfRange(query.minPayment, query.maxPayment);
+    if (band !== null) conditions.push(eq(gigs.budgetBand, band));
+  }
+  // NUL ends an FTS5 query string (and a LIKE pattern): no text holds one, so it is dropped.
+  const term = query.q?.replaceAll("\u0000", "") || undefined;
+  const indexedSearch = term !== undefined && [...term].length >= MIN_INDEXED_SEARCH_CHARS;
+  if (term && !indexedSearch) {
+    // Too short for the trigram index: a substring scan of the page's candidates (docs/decisions/008).
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conditions.push(sql`(${gigs.title} LIKE ${pattern} ESCAPE '\\' OR ${gigs.description} LIKE ${pattern} ESCAPE '\\' OR ${gigs.category} LIKE ${pattern} ESCAPE '\\')`);
   }
   if (query.participant === "me") {
@@ -154,27 +189,42 @@ export async function listGigs(
     conditions.push(sql`NOT (${gigs.status} = 'pending_payment' AND ${gigs.gigType} = 'job_request' AND ${gigs.posterId} <> ${me})`);
     conditions.push(sql`${gigs.resolution} IS NOT ${REMOVED_BY_ADMIN}`);
   }
-  if (query.cursor) {
-    const c = decodeCursor(query.cursor);
-    conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${c.createdAt}, ${c.id})`);
-  }
+  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
 
+  const columns = {
+    ...getTableColumns(gigs),
+    posterUsername: sql<string>`${users.username}`.as("poster_username"),
+    posterDisplayName: sql<string | null>`${users.displayName}`.as("poster_display_name"),
+    posterProfilePicture: sql<string | null>`${users.profilePicture}`.as("poster_profile_picture"),
+    posterCompletedGigs: sql<number>`${users.completedGigs}`.as("poster_completed_gigs"),
+    posterSuccessfulGigs: sql<number>`${users.successfulGigs}`.as("poster_successful_gigs"),
+  };
   // One indexed read, run on D1 directly so its cost (rows_read) can be reported: the page of gigs by
   // keyset, joined with each poster by primary key.
-  const pageQuery = deps.db
-    .select({
-      ...getTableColumns(gigs),
-      posterUsername: sql<string>`${users.username}`.as("poster_username"),
-      posterDisplayName: sql<string | null>`${users.displayName}`.as("poster_display_name"),
-      posterProfilePicture: sql<string | null>`${users.profilePicture}`.as("poster_profile_picture"),
-      posterCompletedGigs: sql<number>`${users.completedGigs}`.as("poster_completed_gigs"),
-      posterSuccessfulGigs: sql<number>`${users.successfulGigs}`.as("poster_successful_gigs"),
-    })
-    .from(gigs)
-    .innerJoin(users, eq(users.id, gigs.posterId))
-    .where(conditions.length ? and(...conditions) : undefined)
-    .orderBy(desc(gigs.createdAt), desc(gigs.id))
-    .limit(query.limit + 1);
+  let pageQuery;
+  if (indexedSearch) {
+    // The index yields matches newest first (descending rowid = search_seq); CROSS JOIN keeps it the outer
+    // loop, so LIMIT stops after the page and a word no gig has reads nothing. The cursor's gig gives its
+    // search_seq (one lookup by primary key).
+    if (cursor) conditions.push(sql`${gigSearch.rowid} < (SELECT after.search_seq FROM gigs AS after WHERE after.id = ${cursor.id})`);
+    pageQuery = deps.db
+      .select(columns)
+      .from(gigSearch)
+      .crossJoin(gigs)
+      .innerJoin(users, eq(users.id, gigs.posterId))
+      .where(and(sql`${gigSearch} MATCH ${searchMatch(term!, query.category)}`, eq(gigs.searchSeq, gigSearch.rowid), ...conditions))
+      .orderBy(desc(gigSearch.rowid))
+      .limit(query.limit + 1);
+  } else {
+    if (cursor) conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${cursor.createdAt}, ${cursor.id})`);
+    pageQuery = deps.db
+      .select(columns)
+      .from(gigs)
+      .innerJoin(users, eq(users.id, gigs.posterId))
+      .where(conditions.length ? and(...conditions) : undefined)
+      .orderBy(desc(gigs.createdAt), desc(gigs.id))
+      .limit(query.limit + 1);
+  }
   const { rows, rowsRead } = await measured<GigRow & Record<string, unknown>>(deps.d1, pageQuery.toSQL(), gigs);
   const page = rows.slice(0, query.limit);
   return {
