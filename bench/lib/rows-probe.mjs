@@ -1,6 +1,7 @@
 // Where a browse page's rows come from: runs the page query and the poster lookup that
 // worker/services/gigs.ts listGigs makes, each alone, on a benchmark's local D1 (through wrangler's
-// getPlatformProxy, so the same D1 that counts `meta.rows_read`), plus two ways of reading the posters.
+// getPlatformProxy, so the same D1 that counts `meta.rows_read`), plus two ways of reading the posters;
+// then the budget-band pages and where a search page's rows come from (the FTS5 index, the gigs, the posters).
 // Usage (app stopped): node bench/lib/rows-probe.mjs <stateDir> <out.json>
 import { writeFileSync } from "node:fs";
 import { getPlatformProxy } from "wrangler";
@@ -46,6 +47,26 @@ for (const [name, offset] of [["firstPage", 0], ["page500", 499 * LIMIT]]) {
       `SELECT g.*, ${posterCols} FROM gigs g JOIN users u ON u.id = g.poster_id WHERE g.status = 'open' AND ${visible}${keyset} ORDER BY g.created_at DESC, g.id DESC LIMIT ${LIMIT + 1}`,
       params,
     ),
+  };
+}
+// Budget bands: each band's page on its index (status, budget_band, created_at, id), as listGigs asks for it.
+const bands = [["maxPayment=9999", 0, "g.payment <= 9999"], ["10000-50000", 1, "g.payment BETWEEN 10000 AND 50000"], ["50001-100000", 2, "g.payment BETWEEN 50001 AND 100000"], ["minPayment=100001", 3, "g.payment >= 100001"]];
+result.budgetBands = {};
+for (const [name, band, range] of bands) {
+  result.budgetBands[name] = await measure(
+    `SELECT g.*, ${posterCols} FROM gigs g JOIN users u ON u.id = g.poster_id WHERE g.status = 'open' AND g.budget_band = ? AND ${range} AND ${visible} ORDER BY g.created_at DESC, g.id DESC LIMIT ${LIMIT + 1}`,
+    [band],
+  );
+}
+// Search: the FTS5 index alone (rowids newest first), joined with the gigs, then with the posters (the page).
+const match = (word) => `{title description category} : "${word}"`;
+result.search = {};
+for (const word of ["podcast", "zebra", "gig 9999"]) {
+  const fts = `FROM gigs_search s CROSS JOIN gigs g WHERE s.gigs_search MATCH ? AND g.search_seq = s.rowid AND g.status = 'open' AND ${visible}`;
+  result.search[word] = {
+    indexOnly: await measure(`SELECT s.rowid FROM gigs_search s WHERE s.gigs_search MATCH ? ORDER BY s.rowid DESC LIMIT ${LIMIT + 1}`, [match(word)]),
+    withGigs: await measure(`SELECT g.* ${fts} ORDER BY s.rowid DESC LIMIT ${LIMIT + 1}`, [match(word)]),
+    page: await measure(`SELECT g.*, ${posterCols} ${fts.replace("WHERE", "JOIN users u ON u.id = g.poster_id WHERE")} ORDER BY s.rowid DESC LIMIT ${LIMIT + 1}`, [match(word)]),
   };
 }
 await dispose();
