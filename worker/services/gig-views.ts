@@ -6,6 +6,13 @@ import type { UserRow } from "../context";
 import type { gigs } from "../db/schema";
 
 export type GigRow = typeof gigs.$inferSelect;
+/** The gig columns a view reads (a list page selects only these). */
+export const GIG_VIEW_FIELDS = [
+  "id", "gigType", "title", "description", "category", "status", "payment", "timeframe", "deadline", "createdAt", "claimedAt",
+  "submittedAt", "completedAt", "posterId", "hirerId", "workerId", "escrowStatus", "workSubmission", "revisionNote",
+  "disputeReason", "resolution",
+] as const satisfies readonly (keyof GigRow)[];
+export type GigViewRow = Pick<GigRow, (typeof GIG_VIEW_FIELDS)[number]>;
 export type PosterRow = Pick<UserRow, "id" | "username" | "displayName" | "profilePicture" | "completedGigs" | "successfulGigs">;
 
 export interface GigView {
@@ -36,7 +43,7 @@ export interface GigView {
   poster: { id: string; username: string; displayName: string | null; profilePicture: string | null; completedGigs: number; successRate: number };
 }
 
-export function gigView(gig: GigRow, poster: PosterRow, viewer: { userId: string | null; isAdmin: boolean }): GigView {
+export function gigView(gig: GigViewRow, poster: PosterRow, viewer: { userId: string | null; isAdmin: boolean }): GigView {
   const privileged = viewer.isAdmin || isParty(gig, viewer.userId);
   return {
     id: gig.id,

@@ -1,6 +1,6 @@
 // Gigs: posting, reading, listing and editing. The transitions of a gig's life are in gig-actions.ts.
-import { and, desc, eq, getTableColumns, gte, lte, or, sql, type SQL, type Table } from "drizzle-orm";
-import { integer, sqliteTable } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, fillPlaceholders, gte, lte, or, sql, type SQL } from "drizzle-orm";
+import { integer, QueryBuilder, sqliteTable } from "drizzle-orm/sqlite-core";
 import type { GigForm } from "../../domain/gig-schemas";
 import { budgetBandOfRange, isParty } from "../../domain/gig";
 import type { UserRow } from "../context";
@@ -8,7 +8,7 @@ import { AtomicChange, ALWAYS, where } from "../db/atomic";
 import { gigs, invoices, users } from "../db/schema";
 import { badRequest, notFound } from "../errors";
 import { addGigEvent } from "./gig-events";
-import { gigView, type GigRow, type GigView, type PosterRow } from "./gig-views";
+import { GIG_VIEW_FIELDS, gigView, type GigRow, type GigView, type GigViewRow, type PosterRow } from "./gig-views";
 import { recordInvoice, requestFundingInvoice, watchInvoice, type FundingInvoice } from "./escrow";
 import type { Deps } from "./deps";
 
@@ -149,83 +149,145 @@ function searchMatch(term: string, category: string | undefined): string {
   return category && [...category].length >= MIN_INDEXED_SEARCH_CHARS ? `${text} AND category : ${ftsString(category)}` : text;
 }
 
+/** A page's columns: what a gig view reads, and the poster's, each named by its key so rows need no mapping. */
+const PAGE_COLUMNS = {
+  ...Object.fromEntries(GIG_VIEW_FIELDS.map((key) => [key, sql`${gigs[key]}`.as(key)])),
+  posterUsername: sql`${users.username}`.as("posterUsername"),
+  posterDisplayName: sql`${users.displayName}`.as("posterDisplayName"),
+  posterProfilePicture: sql`${users.profilePicture}`.as("posterProfilePicture"),
+  posterCompletedGigs: sql`${users.completedGigs}`.as("posterCompletedGigs"),
+  posterSuccessfulGigs: sql`${users.successfulGigs}`.as("posterSuccessfulGigs"),
+};
+type PageRow = GigViewRow & { posterUsername: string; posterDisplayName: string | null; posterProfilePicture: string | null; posterCompletedGigs: number; posterSuccessfulGigs: number };
+
+/** The values a page query is run with; which ones are set is the query's shape. */
+interface PageValues {
+  status?: string;
+  gigType?: string;
+  category?: string;
+  hirerId?: string;
+  posterId?: string;
+  minPayment?: number;
+  maxPayment?: number;
+  band?: number;
+  pattern?: string;
+  match?: string;
+  me?: string;
+  cursorCreatedAt?: string;
+  cursorId?: string;
+  limit: number;
+}
+type PageShape = { search: boolean; participant: boolean; admin: boolean };
+
+/** A page query's SQL built once per shape (which filters are set), with placeholders for the values. */
+const compiledPages = new Map<string, { sql: string; params: unknown[] }>();
+const MAX_COMPILED_PAGES = 512;
+
+function pageSql(shape: PageShape, values: PageValues): { sql: string; params: unknown[] } {
+  const key = `${+shape.search}${+shape.participant}${+shape.admin}:${Object.keys(values).sort().join(",")}`;
+  let compiled = compiledPages.get(key);
+  if (!compiled) {
+    compiled = buildPageQuery(shape, values);
+    if (compiledPages.size >= MAX_COMPILED_PAGES) compiledPages.clear();
+    compiledPages.set(key, compiled);
+  }
+  return { sql: compiled.sql, params: fillPlaceholders(compiled.params, values as unknown as Record<string, unknown>) };
+}
+
+function buildPageQuery(shape: PageShape, values: PageValues): { sql: string; params: unknown[] } {
+  const $ = (name: keyof PageValues) => sql.placeholder(name);
+  const conditions: SQL[] = [];
+  if (values.status !== undefined) conditions.push(eq(gigs.status, $("status")));
+  if (values.gigType !== undefined) conditions.push(eq(gigs.gigType, $("gigType")));
+  if (values.category !== undefined) conditions.push(eq(gigs.category, $("category")));
+  if (values.hirerId !== undefined) conditions.push(eq(gigs.hirerId, $("hirerId")));
+  if (values.posterId !== undefined) conditions.push(eq(gigs.posterId, $("posterId")));
+  if (values.minPayment !== undefined) conditions.push(gte(gigs.payment, $("minPayment")));
+  if (values.maxPayment !== undefined) conditions.push(lte(gigs.payment, $("maxPayment")));
+  // Implied by the range when it lies within one band: lets the page use the band's index.
+  if (values.band !== undefined) conditions.push(eq(gigs.budgetBand, $("band")));
+  if (values.pattern !== undefined) {
+    conditions.push(sql`(${gigs.title} LIKE ${$("pattern")} ESCAPE '\\' OR ${gigs.description} LIKE ${$("pattern")} ESCAPE '\\' OR ${gigs.category} LIKE ${$("pattern")} ESCAPE '\\')`);
+  }
+  if (shape.participant) {
+    conditions.push(or(eq(gigs.posterId, $("me")), eq(gigs.hirerId, $("me")), eq(gigs.workerId, $("me")))!);
+  } else if (!shape.admin) {
+    conditions.push(sql`NOT (${gigs.status} = 'pending_payment' AND ${gigs.gigType} = 'job_request' AND ${gigs.posterId} <> ${$("me")})`);
+    conditions.push(sql`${gigs.resolution} IS NOT ${REMOVED_BY_ADMIN}`);
+  }
+  const cursor = values.cursorId !== undefined;
+  // One indexed read, run on D1 directly so its cost (rows_read) can be reported: the page of gigs by
+  // keyset, joined with each poster by primary key.
+  if (shape.search) {
+    // The index yields matches newest first (descending rowid = search_seq); CROSS JOIN keeps it the outer
+    // loop, so LIMIT stops after the page and a word no gig has reads nothing. The cursor's gig gives its
+    // search_seq (one lookup by primary key).
+    if (cursor) conditions.push(sql`${gigSearch.rowid} < (SELECT after.search_seq FROM gigs AS after WHERE after.id = ${$("cursorId")})`);
+    return queryBuilder
+      .select(PAGE_COLUMNS)
+      .from(gigSearch)
+      .crossJoin(gigs)
+      .innerJoin(users, eq(users.id, gigs.posterId))
+      .where(and(sql`${gigSearch} MATCH ${$("match")}`, eq(gigs.searchSeq, gigSearch.rowid), ...conditions))
+      .orderBy(desc(gigSearch.rowid))
+      .limit($("limit"))
+      .toSQL();
+  }
+  if (cursor) conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${$("cursorCreatedAt")}, ${$("cursorId")})`);
+  return queryBuilder
+    .select(PAGE_COLUMNS)
+    .from(gigs)
+    .innerJoin(users, eq(users.id, gigs.posterId))
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(gigs.createdAt), desc(gigs.id))
+    .limit($("limit"))
+    .toSQL();
+}
+
+/** A query builder with no connection: page queries are only turned into SQL here, and run on D1 directly. */
+const queryBuilder = new QueryBuilder();
+
 /**
  * A page of gigs, newest first, by keyset so a page reads about as many rows as it returns whatever the
  * table holds. Browse pages go by (created_at, id) on an index that starts with the page's filters (the
  * budget filter by its band, gigs.budget_band); a search of 3+ characters goes through the FTS5 index in
- * gigs.search_seq order (creation order), the cursor naming the last gig shown either way.
+ * gigs.search_seq order (creation order), the cursor naming the last gig shown either way. The SQL of each
+ * shape of query (which filters are set) is built once.
  */
 export async function listGigs(
-  deps: Pick<Deps, "db" | "d1">,
+  deps: Pick<Deps, "d1">,
   query: GigListQuery,
   viewer: Viewer,
 ): Promise<{ gigs: GigView[]; nextCursor: string | null; rowsRead: number }> {
-  const conditions: SQL[] = [];
-  if (query.status) conditions.push(eq(gigs.status, query.status));
-  if (query.gigType) conditions.push(eq(gigs.gigType, query.gigType as GigRow["gigType"]));
-  if (query.category) conditions.push(eq(gigs.category, query.category));
-  if (query.hirerId) conditions.push(eq(gigs.hirerId, query.hirerId));
-  if (query.posterId) conditions.push(eq(gigs.posterId, query.posterId));
-  if (query.minPayment !== undefined) conditions.push(gte(gigs.payment, query.minPayment));
-  if (query.maxPayment !== undefined) conditions.push(lte(gigs.payment, query.maxPayment));
+  const values: PageValues = { limit: query.limit + 1 };
+  if (query.status) values.status = query.status;
+  if (query.gigType) values.gigType = query.gigType;
+  if (query.category) values.category = query.category;
+  if (query.hirerId) values.hirerId = query.hirerId;
+  if (query.posterId) values.posterId = query.posterId;
+  if (query.minPayment !== undefined) values.minPayment = query.minPayment;
+  if (query.maxPayment !== undefined) values.maxPayment = query.maxPayment;
   if (query.minPayment !== undefined || query.maxPayment !== undefined) {
-    // Implied by the range when it lies within one band: lets the page use the band's index.
     const band = budgetBandOfRange(query.minPayment, query.maxPayment);
-    if (band !== null) conditions.push(eq(gigs.budgetBand, band));
+    if (band !== null) values.band = band;
   }
   // NUL ends an FTS5 query string (and a LIKE pattern): no text holds one, so it is dropped.
   const term = query.q?.replaceAll("\u0000", "") || undefined;
-  const indexedSearch = term !== undefined && [...term].length >= MIN_INDEXED_SEARCH_CHARS;
-  if (term && !indexedSearch) {
-    // Too short for the trigram index: a substring scan of the page's candidates (docs/decisions/008).
-    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(sql`(${gigs.title} LIKE ${pattern} ESCAPE '\\' OR ${gigs.description} LIKE ${pattern} ESCAPE '\\' OR ${gigs.category} LIKE ${pattern} ESCAPE '\\')`);
+  const search = term !== undefined && [...term].length >= MIN_INDEXED_SEARCH_CHARS;
+  if (search) values.match = searchMatch(term, query.category);
+  // Too short for the trigram index: a substring scan of the page's candidates (docs/decisions/008).
+  else if (term) values.pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const participant = query.participant === "me";
+  if (participant || !viewer.isAdmin) values.me = viewer.userId ?? "";
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor);
+    values.cursorId = cursor.id;
+    if (!search) values.cursorCreatedAt = cursor.createdAt;
   }
-  if (query.participant === "me") {
-    const me = viewer.userId ?? "";
-    conditions.push(or(eq(gigs.posterId, me), eq(gigs.hirerId, me), eq(gigs.workerId, me))!);
-  } else if (!viewer.isAdmin) {
-    const me = viewer.userId ?? "";
-    conditions.push(sql`NOT (${gigs.status} = 'pending_payment' AND ${gigs.gigType} = 'job_request' AND ${gigs.posterId} <> ${me})`);
-    conditions.push(sql`${gigs.resolution} IS NOT ${REMOVED_BY_ADMIN}`);
-  }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
 
-  const columns = {
-    ...getTableColumns(gigs),
-    posterUsername: sql<string>`${users.username}`.as("poster_username"),
-    posterDisplayName: sql<string | null>`${users.displayName}`.as("poster_display_name"),
-    posterProfilePicture: sql<string | null>`${users.profilePicture}`.as("poster_profile_picture"),
-    posterCompletedGigs: sql<number>`${users.completedGigs}`.as("poster_completed_gigs"),
-    posterSuccessfulGigs: sql<number>`${users.successfulGigs}`.as("poster_successful_gigs"),
-  };
-  // One indexed read, run on D1 directly so its cost (rows_read) can be reported: the page of gigs by
-  // keyset, joined with each poster by primary key.
-  let pageQuery;
-  if (indexedSearch) {
-    // The index yields matches newest first (descending rowid = search_seq); CROSS JOIN keeps it the outer
-    // loop, so LIMIT stops after the page and a word no gig has reads nothing. The cursor's gig gives its
-    // search_seq (one lookup by primary key).
-    if (cursor) conditions.push(sql`${gigSearch.rowid} < (SELECT after.search_seq FROM gigs AS after WHERE after.id = ${cursor.id})`);
-    pageQuery = deps.db
-      .select(columns)
-      .from(gigSearch)
-      .crossJoin(gigs)
-      .innerJoin(users, eq(users.id, gigs.posterId))
-      .where(and(sql`${gigSearch} MATCH ${searchMatch(term!, query.category)}`, eq(gigs.searchSeq, gigSearch.rowid), ...conditions))
-      .orderBy(desc(gigSearch.rowid))
-      .limit(query.limit + 1);
-  } else {
-    if (cursor) conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${cursor.createdAt}, ${cursor.id})`);
-    pageQuery = deps.db
-      .select(columns)
-      .from(gigs)
-      .innerJoin(users, eq(users.id, gigs.posterId))
-      .where(conditions.length ? and(...conditions) : undefined)
-      .orderBy(desc(gigs.createdAt), desc(gigs.id))
-      .limit(query.limit + 1);
-  }
-  const { rows, rowsRead } = await measured<GigRow & Record<string, unknown>>(deps.d1, pageQuery.toSQL(), gigs);
+  const statement = pageSql({ search, participant, admin: viewer.isAdmin }, values);
+  const result = await deps.d1.prepare(statement.sql).bind(...statement.params).all<PageRow>();
+  const rows = result.results;
   const page = rows.slice(0, query.limit);
   return {
     gigs: page.map((g) =>
@@ -233,29 +295,16 @@ export async function listGigs(
         g,
         {
           id: g.posterId,
-          username: g.poster_username as string,
-          displayName: g.poster_display_name as string | null,
-          profilePicture: g.poster_profile_picture as string | null,
-          completedGigs: g.poster_completed_gigs as number,
-          successfulGigs: g.poster_successful_gigs as number,
+          username: g.posterUsername,
+          displayName: g.posterDisplayName,
+          profilePicture: g.posterProfilePicture,
+          completedGigs: g.posterCompletedGigs,
+          successfulGigs: g.posterSuccessfulGigs,
         },
         viewer,
       ),
     ),
     nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
-    rowsRead,
+    rowsRead: result.meta.rows_read ?? 0,
   };
 }
-
-/** Runs a drizzle-built SELECT on D1 directly, to read `meta.rows_read`; maps the table's columns back to its keys (other columns keep their names). */
-async function measured<T>(d1: D1Database, query: { sql: string; params: unknown[] }, table: Table): Promise<{ rows: T[]; rowsRead: number }> {
-  const keyOf = new Map(Object.entries(getTableColumns(table)).map(([key, column]) => [column.name, key]));
-  const result = await d1.prepare(query.sql).bind(...query.params).all<Record<string, unknown>>();
-  const rows = result.results.map((raw) => {
-    const row: Record<string, unknown> = {};
-    for (const [column, value] of Object.entries(raw)) row[keyOf.get(column) ?? column] = value;
-    return row as T;
-  });
-  return { rows, rowsRead: result.meta.rows_read ?? 0 };
-}
-
