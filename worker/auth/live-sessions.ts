@@ -15,6 +15,11 @@ function chunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
+/** What makes a session live besides its token: not expired, and its account not deleted (sessions joined with users). */
+export function liveSession(at: string) {
+  return and(gt(sessions.expiresAt, at), isNull(users.deletedAt));
+}
+
 /** Each distinct token with its SHA-256 (what the tables keep). */
 async function hashed(tokens: Iterable<string>): Promise<Map<string, string>> {
   const distinct = [...new Set(tokens)];
@@ -37,7 +42,7 @@ export async function membersForTokens(db: Db, tokens: Iterable<string>, now = n
         .select({ tokenHash: sessions.tokenHash, user: users })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(inArray(sessions.tokenHash, hashes), gt(sessions.expiresAt, at), isNull(users.deletedAt))),
+        .where(and(inArray(sessions.tokenHash, hashes), liveSession(at))),
     ),
   );
   for (const row of answers.flat()) {

@@ -7,6 +7,7 @@ import { nowIso } from "../db/client";
 import { unauthorized } from "../errors";
 import { firstLoginEventProblem, type LoginEvent } from "../auth/nostr-login";
 import { randomHex, sha256Hex } from "../auth/tokens";
+import { liveSession } from "../auth/live-sessions";
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -80,7 +81,7 @@ export async function memberForToken(db: Db, token: string): Promise<UserRow | n
     .select({ user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, await sha256Hex(token)), gt(sessions.expiresAt, nowIso()), isNull(users.deletedAt)))
+    .where(and(eq(sessions.tokenHash, await sha256Hex(token)), liveSession(nowIso())))
     .limit(1);
   return rows[0]?.user ?? null;
 }
