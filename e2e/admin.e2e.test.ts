@@ -6,6 +6,7 @@ import { generateSecretKey } from "nostr-tools";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiJson, createSignedInUser, type SignedInUser } from "./support/api";
 import { type ViewportName, launchBrowser, openPage, screenshot } from "./support/browser";
+import { say } from "./support/seed";
 
 const baseUrl = inject("baseUrl");
 const adminPin = inject("adminPin");
@@ -27,39 +28,6 @@ async function member(name: string): Promise<SignedInUser> {
   return m;
 }
 
-/** Says one thing in a gig's chat over the socket, as a member. */
-async function say(gigId: string, who: SignedInUser, message: string) {
-  const ws = new WebSocket(`${baseUrl.replace(/^http/, "ws")}/ws?gigId=${gigId}`);
-  const frames: Record<string, unknown>[] = [];
-  let wake: (() => void) | null = null;
-  ws.addEventListener("message", (e) => {
-    frames.push(JSON.parse(String(e.data)));
-    wake?.();
-  });
-  const next = async () => {
-    const deadline = Date.now() + 10_000;
-    while (frames.length === 0) {
-      if (Date.now() > deadline) throw new Error("no frame within 10 s");
-      await new Promise<void>((r) => {
-        wake = r;
-        setTimeout(r, 200);
-      });
-    }
-    return frames.shift()!;
-  };
-  await new Promise((resolve, reject) => {
-    ws.addEventListener("open", resolve);
-    ws.addEventListener("error", () => reject(new Error("socket failed")));
-  });
-  ws.send(JSON.stringify({ type: "auth", sessionToken: who.sessionToken }));
-  expect((await next()).type).toBe("auth_success");
-  ws.send(JSON.stringify({ type: "join_gig", gigId }));
-  expect((await next()).type).toBe("join_success");
-  ws.send(JSON.stringify({ type: "chat_message", gigId, message }));
-  expect((await next()).type).toBe("new_message");
-  ws.close();
-}
-
 /** A 10,000 sat job with work submitted, disputed by the hirer, with both parties' words in the chat. */
 async function disputedGig(title: string) {
   const hirer = await member("Hana");
@@ -76,8 +44,8 @@ async function disputedGig(title: string) {
   await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/start-work`, { sessionToken: worker.sessionToken });
   await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/submit`, { sessionToken: worker.sessionToken, body: { workSubmission: "Done: https://example.com/es", attachments: [] } });
   await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/dispute`, { sessionToken: hirer.sessionToken, body: { reason: "The pricing section is missing." } });
-  await say(gigId, hirer, "The pricing section is missing.");
-  await say(gigId, worker, "It was not in the brief.");
+  await say(baseUrl, gigId, hirer, "The pricing section is missing.");
+  await say(baseUrl, gigId, worker, "It was not in the brief.");
   return { hirer, worker, gigId };
 }
 

@@ -16,14 +16,7 @@ interface GigView {
   status: string;
 }
 
-export interface NotificationView {
-  id: string;
-  gigId: string | null;
-  type: string;
-  title: string;
-  message: string;
-  isRead: boolean;
-}
+export type { NotificationView } from "./gigs";
 
 let counter = 0;
 
