@@ -332,6 +332,8 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
     lost,
     latencyMs: summarize(all),
     timeToLastSocketMs: summarize(lastSocket.filter(Number.isFinite)),
+    // Send to last socket, message by message: shows whether a slow p99 is one message or many.
+    lastSocketByMessageMs: lastSocket.map((x) => (Number.isFinite(x) ? round(x) : null)),
   };
 
   // The room re-checks a listener's session when it was last checked more than 60 s ago: the first

@@ -2,7 +2,9 @@
 // `npm run bench`: the load and size benchmarks (DESIGN.md §10). Builds the web bundle and sizes its first
 // page; starts the app (wrangler dev, dev wallet) on a free port with a temporary state seeded with 1,000
 // gigs, then with 100,000 gigs, and measures rows read per browse page, the API under load, chat fan-out and
-// payment detection. Prints a table of figure / budget / pass-fail, writes bench/results.json.
+// payment detection. Under load it also measures an empty Worker under the same wrangler dev (the floor that
+// wrangler dev sets on this machine), and the chat and payment phases after the load get a freshly started
+// app on the same state. Prints a table of figure / budget / pass-fail, writes bench/results.json.
 //
 // Exits 0 when every figure was measured, whether or not a budget was met; non-zero when the harness failed.
 // The app runs on core 0 and every client on core 1 (taskset), when taskset exists and there are 2+ cores.
@@ -24,7 +26,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { cursorAfter, generateSeed, writeSeedSql } from "./lib/seed.mjs";
-import { coreBusyMs, findTaskset, groupCpuMs, niced, pinned, runStep, runtimePort, startApp, stopApp } from "./lib/server.mjs";
+import { coreBusyMs, findTaskset, groupCpuMs, niced, pinned, runStep, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
 import { measureFirstPage } from "./lib/web-size.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -167,8 +169,17 @@ async function hundredThousand(results) {
     log(`rows read: page 1 ${results.rowsRead["100000"].firstPage.rowsRead}, page 500 ${results.rowsRead["100000"].page500.rowsRead}`);
   }
   if (runs("load")) await underLoad(results, app, seed);
-  if (runs("chat") || runs("payment")) await chatAndPayment(results, app, "100,000 gigs");
-  await stop(app);
+  if (runs("chat") || runs("payment")) {
+    // A fresh start on the same state, so that what the load phases leave behind in the runtime (a heap
+    // full of their garbage) is not collected in the middle of the chat figures.
+    let chatApp = app;
+    if (runs("load")) {
+      await stop(app);
+      chatApp = await start(stateDir, "100k-chat");
+    }
+    await chatAndPayment(results, chatApp, "100,000 gigs");
+    await stop(chatApp);
+  } else await stop(app);
 
   if (runs("rows")) {
     log("rows-read breakdown of a browse page (D1 direct)");
@@ -199,6 +210,18 @@ async function underLoad(results, app, seed) {
       log(`${t.label} ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; app CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request, ${r.cpu?.appCpuPctOfCore}% of a core; others ${r.cpu?.othersPctOfMachine}% of the machine`);
     }
   }
+
+  // An empty Worker under the same wrangler dev, pinning and priority: the floor under every figure above.
+  const empty = await startEmptyWorker({ root, nodeBin, dir: path.join(work, "empty-worker"), pin: taskset, nice: NICE, logFile: path.join(work, "app-empty.log") });
+  apps.add(empty);
+  results.load.emptyWorker = { label: "An empty Worker under wrangler dev (GET /, answers {\"ok\":true})" };
+  for (const [mode, extra] of [["open", { rate: 200 }], ["closed", { concurrency: 50 }]]) {
+    await settle(empty, "/");
+    const r = await client(empty, { kind: "http", mode, durationMs: SECONDS * 1000, target: { kind: "get", paths: ["/"] }, ...extra, hardLimitMs: SECONDS * 1000 + 60_000 });
+    results.load.emptyWorker[mode] = r;
+    log(`empty Worker ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request`);
+  }
+  await stop(empty);
 
   // The same browse pages sent straight to the workerd that runs the Worker, skipping wrangler's proxy:
   // what the Worker costs without that part of wrangler dev.
@@ -367,13 +390,13 @@ function rowsBudget(limit) {
 }
 
 /** Waits until the app answers /api/config quickly again (a previous phase may have left a backlog). */
-async function settle(app) {
+async function settle(app, probePath = "/api/config") {
   const deadline = Date.now() + 20_000;
   await sleep(500);
   while (Date.now() < deadline) {
     const s = performance.now();
     try {
-      const res = await fetch(`${app.baseUrl}/api/config`, { signal: AbortSignal.timeout(5000) });
+      const res = await fetch(`${app.baseUrl}${probePath}`, { signal: AbortSignal.timeout(5000) });
       await res.arrayBuffer();
       if (performance.now() - s < 50) return;
     } catch {

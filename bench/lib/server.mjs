@@ -1,7 +1,8 @@
 // Starting and stopping the app for a benchmark: `scripts/start.mjs` (wrangler dev, the dev wallet) on a
-// free port with its own state directory, in its own process group, pinned to core 0 when taskset exists.
+// free port with its own state directory, in its own process group, pinned to core 0 when taskset exists;
+// and, to compare with, an empty Worker under wrangler dev started the same way.
 import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -47,7 +48,6 @@ export function runStep(cmd, args, { cwd, env, timeoutMs = 300_000, label }) {
 /** Starts the app; resolves once /api/config answers. */
 export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile }) {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env,
     PORT: String(port),
@@ -61,7 +61,32 @@ export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile
     // app's core that no deployment has. Warnings and errors still show.
     WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn",
   };
-  const [cmd, args] = niced(nice, ...pinned(pin, 0, nodeBin, [path.join(root, "scripts", "start.mjs")]));
+  const app = await spawnAndWait({ root, env, pin, nice, logFile, port, readyPath: "/api/config", command: [nodeBin, [path.join(root, "scripts", "start.mjs")]] });
+  return { ...app, stateDir };
+}
+
+/**
+ * A Worker that only answers `{"ok":true}`, under `wrangler dev` with the app's pinning, priority and log
+ * level, in `dir`: what wrangler dev itself costs on this machine, with none of the app's code.
+ */
+export async function startEmptyWorker({ root, nodeBin, dir, pin, nice = 0, logFile }) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, "index.js"),
+    'export default { fetch: () => new Response(\'{"ok":true}\', { headers: { "content-type": "application/json" } }) };\n',
+  );
+  writeFileSync(path.join(dir, "wrangler.toml"), 'name = "empty"\nmain = "index.js"\ncompatibility_date = "2026-11-01"\n');
+  const port = await freePort();
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn" };
+  const wranglerJs = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+  const args = [wranglerJs, "dev", "--config", path.join(dir, "wrangler.toml"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", path.join(dir, "state")];
+  return spawnAndWait({ root, env, pin, nice, logFile, port, readyPath: "/", command: [nodeBin, args] });
+}
+
+/** Spawns `command` in its own process group on core 0 (when pinning); resolves once `readyPath` answers 2xx. */
+async function spawnAndWait({ root, env, pin, nice, logFile, port, readyPath, command }) {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const [cmd, args] = niced(nice, ...pinned(pin, 0, ...command));
   const log = createWriteStream(logFile);
   const child = spawn(cmd, args, { cwd: root, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.pipe(log);
@@ -72,7 +97,7 @@ export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile
   while (Date.now() < deadline) {
     if (exited) throw new Error(`the app exited while starting; see ${logFile}`);
     try {
-      const res = await fetch(`${baseUrl}/api/config`, { signal: AbortSignal.timeout(2000) });
+      const res = await fetch(`${baseUrl}${readyPath}`, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();
       if (res.ok) break;
     } catch {
@@ -84,7 +109,7 @@ export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile
     stopApp({ child });
     throw new Error(`the app did not answer within 180 s; see ${logFile}`);
   }
-  return { child, port, baseUrl, stateDir, logFile };
+  return { child, port, baseUrl, logFile };
 }
 
 /** Stops the app's process group (start.mjs, wrangler, workerd): SIGTERM, then SIGKILL after 10 s. */
