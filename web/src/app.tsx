@@ -10,6 +10,7 @@ import { AppFrame, MainLayout, RouteLoading } from "./routes/root-layout";
 // The main page ships with the first bundle; every other screen loads when first visited.
 // (Declarative routes: the data router's extra code would cost ~15 KB gzipped on the first page.)
 const ProfileRoute = lazy(() => import("./routes/profile").then((m) => ({ default: m.ProfileRoute })));
+const ProfileByIdRoute = lazy(() => import("./routes/profile-by-id").then((m) => ({ default: m.ProfileByIdRoute })));
 const UserRoute = lazy(() => import("./routes/user").then((m) => ({ default: m.UserRoute })));
 const GigRoute = lazy(() => import("./routes/gig").then((m) => ({ default: m.GigRoute })));
 const TermsRoute = lazy(() => import("./routes/terms").then((m) => ({ default: m.TermsRoute })));
@@ -26,8 +27,11 @@ export function AppRoutes() {
           <Route element={<MainLayout />}>
             <Route index element={<HomeRoute />} />
             <Route path="profile" element={<ProfileRoute />} />
+            {/* The admin Reports tab links to /profile/{reporterId} and /gig/{gigId} (SPEC.md §2). */}
+            <Route path="profile/:userId" element={<ProfileByIdRoute />} />
             <Route path="user/:npub" element={<UserRoute />} />
             <Route path="gigs/:id" element={<GigRoute />} />
+            <Route path="gig/:id" element={<GigRoute />} />
             <Route path="terms" element={<TermsRoute />} />
             <Route path="privacy" element={<PrivacyRoute />} />
             <Route path="faq" element={<FaqRoute />} />
