@@ -5,7 +5,7 @@ import { GigIntentProvider } from "../features/gigs/gig-intent";
 import { Footer } from "../features/layout/footer";
 import { ScrollToTop } from "../features/layout/scroll-to-top";
 import { TopBar } from "../features/layout/top-bar";
-import { SuggestionBoxButton } from "../features/suggestions/suggestion-box-button";
+import { SUGGESTION_BUTTON_CLEARANCE, SuggestionBoxButton } from "../features/suggestions/suggestion-box-button";
 import { SettingsDialogProvider } from "../features/profile/settings-context";
 
 /** What every screen shares, the admin panel included: the app-wide dialogs and scroll-to-top. */
@@ -22,7 +22,11 @@ export function AppFrame() {
   );
 }
 
-/** The member-facing layout: sticky top bar, page, footer. */
+/**
+ * The member-facing layout: sticky top bar, page, footer, and the floating suggestion button. The page ends
+ * with room the height of the button (white, under the footer), so at the bottom of any page the last content
+ * scrolls clear of the button instead of staying under it.
+ */
 export function MainLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
@@ -39,6 +43,7 @@ export function MainLayout() {
         </Suspense>
       </main>
       <Footer />
+      <div aria-hidden="true" data-testid="suggestion-button-clearance" className={`shrink-0 bg-white ${SUGGESTION_BUTTON_CLEARANCE}`} />
       <SuggestionBoxButton />
     </div>
   );

@@ -1,5 +1,10 @@
 // Toasts (SPEC.md §9): one visible at a time, 5000 ms, swipe right past 50 px to dismiss, F8 focuses the
 // region, which is at most 420px wide. `useToast().toast({title, description, variant})` shows one.
+//
+// Where they show: a tall dialog reaches to 1rem above the bottom of the screen with its action buttons last,
+// so a toast at the bottom sat on them (Submit Report at 360x740, and at 1024x640 beside a centred dialog).
+// Below xl toasts show at the top; from xl (1280 px) on, bottom-right, 340px wide, beside a max-w-lg dialog.
+// Only the toast itself takes clicks: the region around it lets them through to what is under it.
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { cn } from "../../lib/cn";
@@ -25,6 +30,13 @@ interface ToastApi {
   toast: (options: ToastOptions) => void;
   dismiss: () => void;
 }
+
+/** Top on phones and tablets, bottom-right from xl on; the region passes clicks through, the toast does not. */
+export const TOAST_VIEWPORT_CLASS = cn(
+  "pointer-events-none fixed top-0 right-0 z-[100] flex max-h-screen w-full max-w-[420px] flex-col gap-2 p-4 outline-none",
+  "pt-[max(1rem,env(safe-area-inset-top))]",
+  "xl:top-auto xl:bottom-0 xl:max-w-[340px] xl:pt-4 xl:pb-[max(1rem,env(safe-area-inset-bottom))]",
+);
 
 const ToastContext = createContext<ToastApi | null>(null);
 
@@ -79,10 +91,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             </ToastPrimitive.Close>
           </ToastPrimitive.Root>
         ))}
-        <ToastPrimitive.Viewport
-          hotkey={["F8"]}
-          className="fixed right-0 bottom-0 z-[100] flex max-h-screen w-full max-w-[420px] flex-col gap-2 p-4 outline-none xl:max-w-[340px]"
-        />
+        <ToastPrimitive.Viewport hotkey={["F8"]} className={TOAST_VIEWPORT_CLASS} />
       </ToastPrimitive.Provider>
     </ToastContext.Provider>
   );

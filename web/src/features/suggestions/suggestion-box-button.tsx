@@ -4,13 +4,19 @@ import { lazy, Suspense, useState } from "react";
 
 const SuggestionDialog = lazy(() => import("./suggestion-dialog").then((m) => ({ default: m.SuggestionDialog })));
 
+/**
+ * The room a page needs at its very bottom so its last content (the footer's links) can scroll clear of the
+ * button: the button's offset from the bottom (safe area included), its 3rem, its 4px ring and a 0.75rem gap.
+ * The layout that owns the page puts an element of this height last (see routes/root-layout.tsx).
+ */
+export const SUGGESTION_BUTTON_CLEARANCE =
+  "h-[calc(4rem+max(1rem,env(safe-area-inset-bottom)))] sm:h-[calc(4rem+max(1.5rem,env(safe-area-inset-bottom)))]";
+
 export function SuggestionBoxButton() {
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
   return (
     <>
-      {/* Room at the very bottom of the page, so the button never sits on the footer's links when scrolled down. */}
-      <div aria-hidden="true" className="h-20 bg-white" />
       <button
         type="button"
         aria-label="Suggestion box"
@@ -19,7 +25,7 @@ export function SuggestionBoxButton() {
           setRequested(true);
           setOpen(true);
         }}
-        className="fixed right-4 bottom-[max(1rem,env(safe-area-inset-bottom))] z-30 flex h-12 w-12 cursor-pointer items-center justify-center rounded-full bg-brand-500 text-stone-950 shadow-lg ring-4 ring-white/70 transition-colors hover:bg-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 active:bg-brand-700 sm:right-6 sm:bottom-6"
+        className="fixed right-4 bottom-[max(1rem,env(safe-area-inset-bottom))] z-30 flex size-12 cursor-pointer items-center justify-center rounded-full bg-brand-500 text-stone-950 shadow-lg ring-4 ring-white/70 transition-colors hover:bg-brand-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 active:bg-brand-700 sm:right-6 sm:bottom-[max(1.5rem,env(safe-area-inset-bottom))]"
       >
         <svg width={22} height={22} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
           <path d="M9 18h6M10 22h4M12 2a7 7 0 0 0-4 12.7c.6.5 1 1.2 1 2V17h6v-.3c0-.8.4-1.5 1-2A7 7 0 0 0 12 2z" />
