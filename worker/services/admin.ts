@@ -10,7 +10,7 @@ import { refundEscrow } from "./escrow";
 import { applyTransition } from "./gig-actions";
 import { gigView, type GigRow, type GigView, type PosterRow } from "./gig-views";
 import type { Deps } from "./deps";
-import { REMOVED_BY_ADMIN as DELETED_BY_ADMIN } from "./gigs";
+import { posterColumns, REMOVED_BY_ADMIN as DELETED_BY_ADMIN } from "./gigs";
 import type { AdminStats } from "../../domain/admin-views";
 
 export type { AdminStats };
@@ -56,15 +56,6 @@ export async function adminStats(d1: D1Database): Promise<AdminStats> {
 }
 
 // ---- Every gig --------------------------------------------------------------------------------
-
-const posterColumns = {
-  id: users.id,
-  username: users.username,
-  displayName: users.displayName,
-  profilePicture: users.profilePicture,
-  completedGigs: users.completedGigs,
-  successfulGigs: users.successfulGigs,
-};
 
 export interface AdminGigQuery {
   status?: GigStatus;

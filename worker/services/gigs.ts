@@ -20,7 +20,8 @@ export interface Viewer {
   isAdmin: boolean;
 }
 
-const posterColumns = {
+/** A gig's poster as a gig view shows them, for a select joined with users. */
+export const posterColumns = {
   id: users.id,
   username: users.username,
   displayName: users.displayName,

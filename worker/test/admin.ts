@@ -3,7 +3,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import worker from "../index";
 import type { Env } from "../env";
-import { BASE, type Json } from "./factories";
+import { BASE, statusAndBody, type Json } from "./factories";
 
 export const TEST_ADMIN_PIN = "135790";
 
@@ -25,14 +25,7 @@ export async function adminApi(
   }) as Parameters<typeof worker.fetch>[0];
   const res = await worker.fetch(request, { ...env, ...opts.env }, ctx);
   await waitOnExecutionContext(ctx);
-  const text = await res.text();
-  let body: Json = {};
-  try {
-    body = text ? JSON.parse(text) : {};
-  } catch {
-    body = { text };
-  }
-  return { status: res.status, body };
+  return statusAndBody(res);
 }
 
 /** Signs the admin in with the test PIN from a client address of its own (so no lockout is shared). */

@@ -68,8 +68,8 @@ export async function signUp(profile: { lightningAddress?: string; displayName?:
 
 export type Json = Record<string, any>;
 
-export async function call(path: string, token: string | undefined, method = "GET", json?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await api(path, { method, token, json });
+/** A response's status and body: its JSON, or `{ text }` when the body is not JSON. */
+export async function statusAndBody(res: Response): Promise<{ status: number; body: Json }> {
   const text = await res.text();
   let body: Json = {};
   try {
@@ -78,6 +78,10 @@ export async function call(path: string, token: string | undefined, method = "GE
     body = { text };
   }
   return { status: res.status, body };
+}
+
+export async function call(path: string, token: string | undefined, method = "GET", json?: unknown): Promise<{ status: number; body: Json }> {
+  return statusAndBody(await api(path, { method, token, json }));
 }
 
 /** Posts a gig as `poster` (defaults: a 10,000 sat job request). */
