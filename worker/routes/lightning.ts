@@ -17,15 +17,22 @@ const DEV_WALLET_STATUS: Record<DevWalletError["code"], 400 | 404 | 409> = {
   expired: 409,
 };
 
+const devPayBody = z.object({
+  paymentRequest: z.string({ error: "paymentRequest is required" }).trim().min(1, "paymentRequest is required"),
+  // false: the wallet only records the payment, like a wallet that sends no webhook; the gig's invoice
+  // watcher (its GigRoom's alarm) or the minute's cron finds it.
+  webhook: z.boolean({ error: "webhook must be true or false" }).default(true),
+});
+
 /** POST /api/dev/invoices/pay — the dev wallet pays an invoice (LIGHTNING_BACKEND=dev only). */
 export const devWalletRoutes = new Hono<AppEnv>().post("/invoices/pay", async (c) => {
   const deps = depsOf(c);
   if (!deps.devWallet) throw notFound();
-  const { paymentRequest } = await parseJson(c, z.object({ paymentRequest: z.string({ error: "paymentRequest is required" }).trim().min(1, "paymentRequest is required") }));
+  const { paymentRequest, webhook } = await parseJson(c, devPayBody);
   try {
     const paid = await deps.devWallet.payDevInvoice(paymentRequest);
-    // The dev wallet is its own node: tell escrow at once, as a webhook would.
-    const outcome = await markInvoicePaid(deps, paid.paymentHash);
+    // The dev wallet is its own node: tell escrow at once, as a webhook would (unless asked not to).
+    const outcome = webhook ? await markInvoicePaid(deps, paid.paymentHash) : null;
     return c.json({ paid: true, paymentHash: paid.paymentHash, amount: paid.amountSats, alreadyPaid: paid.alreadyPaid, outcome });
   } catch (err) {
     if (err instanceof DevWalletError) throw new AppError(DEV_WALLET_STATUS[err.code], err.code, err.message);

@@ -95,6 +95,28 @@ describe("the gig room's invoice watcher", () => {
     expect(await runInDurableObject(room, (_instance, state) => state.storage.getAlarm())).toBeNull();
   });
 
+  it("finds a payment the dev wallet made without its webhook (POST /api/dev/invoices/pay, webhook: false)", async () => {
+    const hirer = await signUp({ lightningAddress: "watch3@wallet.test" });
+    const posted = await postGig(hirer);
+    const paid = await call("/api/dev/invoices/pay", undefined, "POST", { paymentRequest: posted.paymentRequest, webhook: false });
+    expect(paid).toMatchObject({ status: 200, body: { paid: true, alreadyPaid: false, outcome: null } });
+    expect((await call(`/api/gigs/${posted.gig.id}`, hirer.token)).body).toMatchObject({ status: "pending_payment", escrowStatus: "pending" });
+
+    const room = env.GIG_ROOM.get(env.GIG_ROOM.idFromName(posted.gig.id));
+    expect(await runDurableObjectAlarm(room)).toBe(true);
+    expect((await call(`/api/gigs/${posted.gig.id}`, hirer.token)).body).toMatchObject({ status: "open", escrowStatus: "funded" });
+    await expectLedgerBalanced();
+  });
+
+  it("refuses a webhook flag that is not true or false, and pays nothing", async () => {
+    const hirer = await signUp({ lightningAddress: "watch4@wallet.test" });
+    const posted = await postGig(hirer);
+    const res = await call("/api/dev/invoices/pay", undefined, "POST", { paymentRequest: posted.paymentRequest, webhook: "no" });
+    expect(res).toMatchObject({ status: 400, body: { message: "webhook must be true or false" } });
+    // Not paid: paying it now is its first payment, and escrow hears of it.
+    expect((await call("/api/dev/invoices/pay", undefined, "POST", { paymentRequest: posted.paymentRequest })).body).toMatchObject({ alreadyPaid: false, outcome: "funded" });
+  });
+
   it("keeps watching while the invoice is unpaid", async () => {
     const hirer = await signUp({ lightningAddress: "watch2@wallet.test" });
     const posted = await postGig(hirer);
