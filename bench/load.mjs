@@ -339,7 +339,8 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
   // The room re-checks a listener's session when it was last checked more than 60 s ago: the first
   // message after a quiet minute pays for every listener's check. Measured once the minute has passed.
   if (afterIdle) {
-    if (afterIdle.payment) result.payment = await payment({ ...afterIdle.payment, agent, hirer });
+    if (afterIdle.payments) result.payments = [];
+    for (const job of afterIdle.payments ?? []) result.payments.push(await payment({ ...job, agent, hirer }));
     const waitMs = joinedAt + afterIdle.idleMs - performance.now();
     if (waitMs > 0) await sleep(Math.min(waitMs, afterIdle.idleMs));
     const first = await sendOne("after-idle-0");
@@ -361,8 +362,13 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
 
 // ---- Payment detection ------------------------------------------------------------------------------
 
-/** The dev wallet pays; then GET /api/gigs/{id} is polled (every ~5 ms, at most 10 s) until escrowStatus is funded. */
-async function payment({ samples, agent: given, hirer: givenHirer }) {
+/**
+ * The dev wallet pays; then GET /api/gigs/{id} is polled (every ~5 ms, at most 10 s) until escrowStatus is funded.
+ * With `webhook: false` the wallet tells no one (as a wallet without webhooks), so the gig's invoice watcher has
+ * to find the payment; sample s then pays `spreadMs * s / samples` after posting, so the payments fall evenly
+ * across the watcher's polling interval.
+ */
+async function payment({ samples, webhook = true, spreadMs = 0, agent: given, hirer: givenHirer }) {
   const agent = given ?? new http.Agent({ keepAlive: true, maxSockets: 4 });
   const hirer = givenHirer ?? (await member(agent, "payer", 1));
   const detection = [];
@@ -371,8 +377,9 @@ async function payment({ samples, agent: given, hirer: givenHirer }) {
   for (let s = 0; s < samples; s++) {
     const posted = await json(agent, "POST", "/api/gigs", { token: hirer.token, body: JOB });
     const gigId = posted.gig.id;
+    if (spreadMs > 0) await sleep((spreadMs * s) / samples);
     const t0 = performance.now();
-    const pay = request(agent, "POST", "/api/dev/invoices/pay", { body: { paymentRequest: posted.paymentRequest } }).then((r) => {
+    const pay = request(agent, "POST", "/api/dev/invoices/pay", { body: { paymentRequest: posted.paymentRequest, webhook } }).then((r) => {
       payCall.push(r.ended - t0);
       return r;
     });
@@ -392,7 +399,7 @@ async function payment({ samples, agent: given, hirer: givenHirer }) {
     await sleep(100);
   }
   if (!given) agent.destroy();
-  return { samples, detectionMs: summarize(detection), payCallMs: summarize(payCall), failures };
+  return { samples, webhook, spreadMs, detectionMs: summarize(detection), payCallMs: summarize(payCall), failures };
 }
 
 function round(x) {
