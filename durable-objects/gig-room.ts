@@ -13,12 +13,11 @@ import {
 } from "../domain/chat-protocol";
 import { isParty } from "../domain/gig";
 import type { Env } from "../worker/env";
-import { liveAdminTokens, membersForTokens } from "../worker/auth/live-sessions";
 import { makeDeps } from "../worker/composition";
 import { gigs, invoices } from "../worker/db/schema";
 import { AppError } from "../worker/errors";
 import { memberForToken } from "../worker/services/auth";
-import { isChatAdminToken, mayChat, storeChatMessage, type ChatSender } from "../worker/services/chat";
+import { chatCredentialKey, chatSendersFor, isChatAdminToken, mayChat, storeChatMessage, type ChatCredential, type ChatSender } from "../worker/services/chat";
 import { checkInvoice, expireInvoice } from "../worker/services/escrow";
 import type { Deps } from "../worker/services/deps";
 import type { GigRow } from "../worker/services/gig-views";
@@ -41,8 +40,8 @@ export const SESSION_ENDED_CLOSE_CODE = 1008;
  * What a socket is, kept on the socket itself (serializeAttachment) so it survives hibernation.
  * The credential is kept so that every frame can re-check that the session still holds.
  */
-type Credential = { kind: "none" } | { kind: "member"; sessionToken: string; userId: string } | { kind: "admin"; adminToken: string };
-type SignedIn = Exclude<Credential, { kind: "none" }>;
+type Credential = { kind: "none" } | ChatCredential;
+type SignedIn = ChatCredential;
 interface SocketState {
   gigId: string;
   credential: Credential;
@@ -65,9 +64,6 @@ function socketStateOf(raw: unknown): SocketState | null {
   else return null;
   return { gigId, credential, joined, checkedAt };
 }
-
-/** One key per credential: many sockets (tabs, devices) share one session. */
-const credentialKey = (c: SignedIn) => (c.kind === "member" ? `m:${c.sessionToken}` : `a:${c.adminToken}`);
 
 /** Sessions checked together, at `at`: each credential's key with who it stands for now (null: ended). */
 interface Checked {
@@ -217,29 +213,10 @@ export class GigRoom extends DurableObject<Env> {
     send(ws, { type: "auth_success" });
   }
 
-  /**
-   * Who each credential stands for now (null when its session or admin token has ended, or the session is
-   * now someone else's), all checked at once: one D1 query for the member sessions and one for the admin
-   * tokens, however many sockets and sessions there are.
-   */
+  /** Who each credential stands for now (see chatSendersFor), with when that was checked. */
   private async check(deps: Deps, credentials: SignedIn[]): Promise<Checked> {
     const at = Date.now();
-    const distinct = new Map(credentials.map((c) => [credentialKey(c), c]));
-    const members = [...distinct.values()].flatMap((c) => (c.kind === "member" ? [c.sessionToken] : []));
-    const admins = [...distinct.values()].flatMap((c) => (c.kind === "admin" ? [c.adminToken] : []));
-    const [users, liveAdmins] = await Promise.all([
-      members.length ? membersForTokens(deps.db, members) : new Map<string, never>(),
-      admins.length ? liveAdminTokens(deps.d1, admins) : new Set<string>(),
-    ]);
-    const senders = new Map<string, ChatSender | null>();
-    for (const [key, c] of distinct) {
-      if (c.kind === "admin") senders.set(key, liveAdmins.has(c.adminToken) ? { kind: "admin" } : null);
-      else {
-        const user = users.get(c.sessionToken);
-        senders.set(key, user && user.id === c.userId ? { kind: "member", user } : null);
-      }
-    }
-    return { at, senders };
+    return { at, senders: await chatSendersFor(deps, credentials) };
   }
 
   /** Tells a socket that never authenticated; answers whether it is signed in. */
@@ -251,7 +228,7 @@ export class GigRoom extends DurableObject<Env> {
 
   /** The socket's sender as `checked` found it; a socket whose session ended is told and closed. */
   private senderFrom(checked: Checked, ws: WebSocket, state: SocketState & { credential: SignedIn }): ChatSender | null {
-    const sender = checked.senders.get(credentialKey(state.credential)) ?? null;
+    const sender = checked.senders.get(chatCredentialKey(state.credential)) ?? null;
     if (!sender) {
       this.endSession(ws);
       return null;
@@ -343,12 +320,12 @@ export class GigRoom extends DurableObject<Env> {
       const signedIn = state as SocketState & { credential: SignedIn };
       const due = now - state.checkedAt > RECHECK_LISTENERS_MS;
       listeners.push({ ws, state: signedIn, due });
-      if (due && !prechecked?.senders.has(credentialKey(signedIn.credential))) unchecked.push(signedIn.credential);
+      if (due && !prechecked?.senders.has(chatCredentialKey(signedIn.credential))) unchecked.push(signedIn.credential);
     }
     const checkedNow = unchecked.length ? await this.check(deps, unchecked) : null;
     for (const { ws, state, due } of listeners) {
       if (due) {
-        const key = credentialKey(state.credential);
+        const key = chatCredentialKey(state.credential);
         const checked = checkedNow?.senders.has(key) ? checkedNow : prechecked!;
         const sender = checked.senders.get(key) ?? null;
         if (!sender) {

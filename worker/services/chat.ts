@@ -6,6 +6,7 @@ import { isParty } from "../../domain/gig";
 import type { AttachmentRef } from "../../domain/files";
 import type { UserRow } from "../context";
 import { isAdminToken } from "../auth/admin";
+import { liveAdminTokens, membersForTokens } from "../auth/live-sessions";
 import { AtomicChange, ALWAYS } from "../db/atomic";
 import { attachments, chatMessages, users } from "../db/schema";
 import { badRequest, conflict } from "../errors";
@@ -24,6 +25,36 @@ const ADMIN_SENDER = { username: "admin", displayName: "Platform Admin", profile
 /** Whether an admin token may open the chat as the platform admin; the room asks on auth and on every frame. */
 export async function isChatAdminToken(deps: Pick<Deps, "d1">, adminToken: string): Promise<boolean> {
   return isAdminToken(deps.d1, adminToken);
+}
+
+/** What a chat socket signed in with: a member's session token (and whom it was opened for), or an admin token. */
+export type ChatCredential = { kind: "member"; sessionToken: string; userId: string } | { kind: "admin"; adminToken: string };
+
+/** One key per credential: many sockets (tabs, devices) share one session. */
+export const chatCredentialKey = (c: ChatCredential): string => (c.kind === "member" ? `m:${c.sessionToken}` : `a:${c.adminToken}`);
+
+/**
+ * Who each credential stands for now, by its key: null when its session or admin token has ended, or the
+ * session now belongs to someone else. All are checked at once: one D1 query for the member sessions and
+ * one for the admin tokens, however many sockets and sessions there are.
+ */
+export async function chatSendersFor(deps: Pick<Deps, "db" | "d1">, credentials: ChatCredential[]): Promise<Map<string, ChatSender | null>> {
+  const distinct = new Map(credentials.map((c) => [chatCredentialKey(c), c]));
+  const members = [...distinct.values()].flatMap((c) => (c.kind === "member" ? [c.sessionToken] : []));
+  const admins = [...distinct.values()].flatMap((c) => (c.kind === "admin" ? [c.adminToken] : []));
+  const [users, liveAdmins] = await Promise.all([
+    members.length ? membersForTokens(deps.db, members) : new Map<string, UserRow>(),
+    admins.length ? liveAdminTokens(deps.d1, admins) : new Set<string>(),
+  ]);
+  const senders = new Map<string, ChatSender | null>();
+  for (const [key, c] of distinct) {
+    if (c.kind === "admin") senders.set(key, liveAdmins.has(c.adminToken) ? { kind: "admin" } : null);
+    else {
+      const user = users.get(c.sessionToken);
+      senders.set(key, user && user.id === c.userId ? { kind: "member", user } : null);
+    }
+  }
+  return senders;
 }
 
 /** May this sender be in the gig's room? Parties (hirer, worker, poster) and the admin. */
