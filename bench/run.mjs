@@ -26,7 +26,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { cursorAfter, generateSeed, writeSeedSql } from "./lib/seed.mjs";
-import { coreBusyMs, findTaskset, groupCpuMs, niced, pinned, runStep, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
+import { coreBusyMs, EMPTY_WORKER_PROBE, findTaskset, groupCpuMs, niced, pinned, runStep, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
 import { measureFirstPage } from "./lib/web-size.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -237,6 +237,16 @@ async function underLoad(results, app, seed) {
     results.load.emptyWorker[mode] = r;
     log(`empty Worker ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request`);
   }
+  // And straight to its runtime, skipping wrangler's proxy: the floor of the runtime alone.
+  const emptyDirect = await runtimePort(empty, EMPTY_WORKER_PROBE);
+  const emptyWithoutProxy = emptyDirect ? { label: "An empty Worker, no wrangler proxy" } : null;
+  for (const [mode, extra] of emptyDirect ? [["open", { rate: 200 }], ["closed", { concurrency: 50 }]] : []) {
+    await settle(empty, "/");
+    const r = await client(empty, { kind: "http", mode, durationMs: SECONDS * 1000, target: { kind: "get", paths: ["/"] }, ...extra, hardLimitMs: SECONDS * 1000 + 60_000, baseUrl: `http://127.0.0.1:${emptyDirect}` });
+    emptyWithoutProxy[mode] = r;
+    log(`empty Worker ${mode === "open" ? "@200/s" : "x50 conns"}, no proxy: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request`);
+  }
+  if (!emptyDirect) log("the empty Worker's runtime port was not found; skipping its run without wrangler's proxy");
   await stop(empty);
 
   // The same browse pages sent straight to the workerd that runs the Worker, skipping wrangler's proxy:
@@ -254,6 +264,7 @@ async function underLoad(results, app, seed) {
       }
     }
   } else log("the Worker runtime's own port was not found; skipping the runs without wrangler's proxy");
+  if (emptyWithoutProxy) results.loadWithoutProxy.emptyWorker = emptyWithoutProxy;
 }
 
 /** Chat fan-out (with payment detection during its quiet minute) and/or payment detection alone. */

@@ -69,6 +69,9 @@ export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile
  * A Worker that only answers `{"ok":true}`, under `wrangler dev` with the app's pinning, priority and log
  * level, in `dir`: what wrangler dev itself costs on this machine, with none of the app's code.
  */
+/** What the empty Worker answers on its runtime's own port. */
+export const EMPTY_WORKER_PROBE = { path: "/", answers: (body) => body !== null && typeof body === "object" && body.ok === true };
+
 export async function startEmptyWorker({ root, nodeBin, dir, pin, nice = 0, logFile }) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -229,10 +232,13 @@ function listeningPorts(pid) {
 }
 
 /**
- * The port on which the workerd that runs the Worker (not wrangler's proxy in front of it) answers
- * /api/config; null when it cannot be found. Requests sent there measure the Worker without wrangler's proxy.
+ * The port on which the workerd that runs the Worker (not wrangler's proxy in front of it) answers `probe`
+ * (by default Gigstr's /api/config); null when it cannot be found. Requests sent there measure the Worker
+ * without wrangler's proxy.
  */
-export async function runtimePort(app) {
+const GIGSTR_CONFIG = { path: "/api/config", answers: (body) => body !== null && typeof body === "object" && "lightningBackend" in body };
+
+export async function runtimePort(app, probe = GIGSTR_CONFIG) {
   if (!existsSync("/proc")) return null;
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -241,9 +247,9 @@ export async function runtimePort(app) {
     for (const port of listeningPorts(Number(name))) {
       if (port === app.port) continue;
       try {
-        const res = await fetch(`http://127.0.0.1:${port}/api/config`, { signal: AbortSignal.timeout(3000) });
+        const res = await fetch(`http://127.0.0.1:${port}${probe.path}`, { signal: AbortSignal.timeout(3000) });
         const body = await res.json();
-        if (res.ok && body && typeof body === "object" && "lightningBackend" in body) return port;
+        if (res.ok && probe.answers(body)) return port;
       } catch {
         /* not the entry socket */
       }
