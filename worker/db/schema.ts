@@ -314,7 +314,12 @@ export const chatMessages = sqliteTable(
     attachmentId: text("attachment_id").references(() => attachments.id),
     createdAt: createdAt(),
   },
-  (t) => [index("chat_messages_gig_idx").on(t.gigId, t.createdAt, t.id)],
+  (t) => [
+    index("chat_messages_gig_idx").on(t.gigId, t.createdAt, t.id),
+    // Members' messages that mention @admin (worker/services/admin-chat.ts): the admin's unread chats start
+    // from these and the disputed gigs instead of scanning every message.
+    index("chat_messages_admin_mention_idx").on(t.gigId, t.createdAt).where(sql`sender_type = 'user' AND message LIKE '%@admin%'`),
+  ],
 );
 
 /** A worker's request for more days on a claimed or in-progress gig; one pending at a time per gig. */

@@ -9,6 +9,7 @@ import { makeDeps } from "../composition";
 import { findUserById } from "../services/users";
 import { approveWork } from "../services/gig-actions";
 import { attemptPayout } from "../services/payouts";
+import { unreadChats } from "../services/admin-chat";
 
 const list = (body: Json) => body as unknown as Json[];
 
@@ -25,6 +26,29 @@ async function chatMessage(gigId: string, senderId: string | null, message: stri
   await env.DB.prepare("INSERT INTO chat_messages (id, gig_id, sender_id, sender_type, message, created_at) VALUES (?, ?, ?, ?, ?, ?)")
     .bind(crypto.randomUUID(), gigId, senderId, senderId ? "user" : "admin", message, createdAt)
     .run();
+}
+
+/** The admin's unread chats as the service finds them, with the rows its query read (D1's meta.rows_read). */
+async function unreadChatsMetered(): Promise<{ chats: Awaited<ReturnType<typeof unreadChats>>; rowsRead: number }> {
+  let rowsRead = 0;
+  const metered = {
+    prepare: (query: string) => {
+      const statement = env.DB.prepare(query);
+      return {
+        bind: (...values: unknown[]) => {
+          const bound = statement.bind(...values);
+          return {
+            all: async () => {
+              const result = await bound.all();
+              rowsRead += result.meta.rows_read;
+              return result;
+            },
+          };
+        },
+      };
+    },
+  } as unknown as D1Database;
+  return { chats: await unreadChats(metered), rowsRead };
 }
 
 describe("who may call the admin API", () => {
@@ -327,6 +351,24 @@ describe("chats the admin watches", () => {
     expect(after.find((u) => u.gigId === disputed.gigId)).toMatchObject({ messageCount: 1, lastMessageTime: "2026-01-01T10:06:00.000Z" });
 
     expect((await asAdmin(admin, `/api/admin/chat/${crypto.randomUUID()}`)).status).toBe(404);
+  });
+
+  it("finds the unread chats without reading every chat: ordinary messages elsewhere add no rows read", async () => {
+    const disputed = await submittedJob();
+    await call(`/api/gigs/${disputed.gigId}/dispute`, disputed.hirer.token, "POST", { reason: "Late" });
+    await chatMessage(disputed.gigId, disputed.hirer.id, "This is late");
+    const mention = await claimedJob();
+    await chatMessage(mention.gigId, mention.hirer.id, "@admin please look");
+    const before = await unreadChatsMetered();
+
+    const quiet = await claimedJob();
+    for (let i = 0; i < 40; i++) await chatMessage(quiet.gigId, i % 2 ? quiet.worker.id : quiet.hirer.id, `Progress note ${i}, no admin needed`);
+    const after = await unreadChatsMetered();
+
+    expect(after.chats).toEqual(before.chats);
+    expect(after.chats.map((c) => c.gigId)).toEqual(expect.arrayContaining([disputed.gigId, mention.gigId]));
+    expect(after.chats.map((c) => c.gigId)).not.toContain(quiet.gigId);
+    expect(after.rowsRead).toBe(before.rowsRead);
   });
 
   it("the admin posts in a gig's chat as the platform admin; the parties see it in the history", async () => {

@@ -16,17 +16,28 @@ export type { AdminChatMessage, UnreadChat };
 /**
  * Chats with members' messages newer than the admin's last read, where the gig is disputed or one of
  * those messages mentions @admin (SQLite's LIKE ignores ASCII case). Newest first.
+ * The candidates are the disputed gigs (by the status index) and the gigs with an unread mention (by the
+ * partial index of members' messages that mention @admin, migration 0005); only their messages are then
+ * read, not every chat's. The mention condition is written as in that index, so that SQLite uses it.
  */
 export async function unreadChats(d1: D1Database, limit = 50): Promise<UnreadChat[]> {
   const rows = await d1
     .prepare(
-      `SELECT m.gig_id AS gigId, g.title AS gigTitle, g.status AS status,
+      `WITH candidates AS (
+         SELECT g.id AS gig_id FROM gigs g WHERE g.status = 'disputed'
+         UNION
+         SELECT m.gig_id FROM chat_messages m
+         LEFT JOIN admin_chat_reads r ON r.gig_id = m.gig_id
+         WHERE m.sender_type = 'user' AND m.message LIKE '%@admin%' AND (r.last_read_at IS NULL OR m.created_at > r.last_read_at)
+       )
+       SELECT m.gig_id AS gigId, g.title AS gigTitle, g.status AS status,
               COUNT(*) AS messageCount, MAX(m.created_at) AS lastMessageTime,
               SUM(m.message LIKE '%@admin%') AS mentions
-       FROM chat_messages m
-       JOIN gigs g ON g.id = m.gig_id
+       FROM candidates c
+       CROSS JOIN gigs g
+       CROSS JOIN chat_messages m
        LEFT JOIN admin_chat_reads r ON r.gig_id = m.gig_id
-       WHERE m.sender_type = 'user' AND (r.last_read_at IS NULL OR m.created_at > r.last_read_at)
+       WHERE g.id = c.gig_id AND m.gig_id = c.gig_id AND m.sender_type = 'user' AND (r.last_read_at IS NULL OR m.created_at > r.last_read_at)
        GROUP BY m.gig_id
        HAVING g.status = 'disputed' OR mentions > 0
        ORDER BY lastMessageTime DESC
