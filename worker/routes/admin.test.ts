@@ -368,7 +368,11 @@ describe("chats the admin watches", () => {
     expect(after.chats).toEqual(before.chats);
     expect(after.chats.map((c) => c.gigId)).toEqual(expect.arrayContaining([disputed.gigId, mention.gigId]));
     expect(after.chats.map((c) => c.gigId)).not.toContain(quiet.gigId);
-    expect(after.rowsRead).toBe(before.rowsRead);
+    // The 40 messages add none of their own rows (the scan over every message read 3 rows each). Each listed
+    // gig's messages are a range of the (gig_id, created_at) index, and ending that range may read the next
+    // gig's first entry: at most one more row per listed gig, depending on where the new gig's id sorts.
+    expect(after.rowsRead - before.rowsRead).toBeGreaterThanOrEqual(0);
+    expect(after.rowsRead - before.rowsRead).toBeLessThanOrEqual(after.chats.length);
   });
 
   it("the admin posts in a gig's chat as the platform admin; the parties see it in the history", async () => {
