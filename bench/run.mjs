@@ -49,16 +49,21 @@ const HARD_LIMIT_MS = 15 * 60_000;
  * first 2 minutes) finds it; those payments are spread over one polling interval.
  */
 const PAYMENT_JOBS = [
-  { key: "payment", samples: 10, webhook: true },
-  { key: "paymentWatcher", samples: 10, webhook: false, spreadMs: 2000 },
+  {
+    key: "payment",
+    label: "Payment detection, wallet webhook (dev wallet)",
+    note: "The dev wallet pays (POST /api/dev/invoices/pay, which tells escrow at once, as a wallet's webhook would) until GET /api/gigs/{id} shows escrowStatus funded.",
+    job: { samples: 10, webhook: true },
+  },
+  {
+    key: "paymentWatcher",
+    label: "Payment detection, no webhook: the invoice watcher (dev wallet)",
+    note:
+      "The dev wallet pays and tells no one (POST /api/dev/invoices/pay with webhook: false, as a wallet without webhooks) until GET /api/gigs/{id} shows escrowStatus funded: " +
+      "the gig's GigRoom alarm, which checks the invoice every 2 s for its first 2 minutes, finds the payment. Sample s pays 2000 × s / 10 ms after posting.",
+    job: { samples: 10, webhook: false, spreadMs: 2000 },
+  },
 ];
-const PAYMENT_NOTES = {
-  payment:
-    "The dev wallet pays (POST /api/dev/invoices/pay, which tells escrow at once, as a wallet's webhook would) until GET /api/gigs/{id} shows escrowStatus funded.",
-  paymentWatcher:
-    "The dev wallet pays and tells no one (POST /api/dev/invoices/pay with webhook: false, as a wallet without webhooks) until GET /api/gigs/{id} shows escrowStatus funded: " +
-    "the gig's GigRoom alarm, which checks the invoice every 2 s for its first 2 minutes, finds the payment. Sample s pays 2000 × s / 10 ms after posting.",
-};
 const t0 = performance.now();
 
 const log = (msg) => console.log(`[bench +${((performance.now() - t0) / 1000).toFixed(0).padStart(3)}s] ${msg}`);
@@ -217,35 +222,18 @@ async function underLoad(results, app, seed) {
     { key: "configBaseline", label: "GET /api/config (no D1: wrangler dev floor)", target: { kind: "get", paths: ["/api/config"] } },
   ];
   results.load = {};
-  for (const t of targets) {
-    results.load[t.key] = { label: t.label };
-    for (const [mode, extra] of [["open", { rate: 200 }], ["closed", { concurrency: 50 }]]) {
-      await settle(app);
-      const r = await client(app, { kind: "http", mode, durationMs: SECONDS * 1000, target: t.target, ...extra, hardLimitMs: SECONDS * 1000 + 60_000 });
-      results.load[t.key][mode] = r;
-      log(`${t.label} ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; app CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request, ${r.cpu?.appCpuPctOfCore}% of a core; others ${r.cpu?.othersPctOfMachine}% of the machine`);
-    }
-  }
+  for (const t of targets) results.load[t.key] = await bothModes(app, t.label, t.target);
 
-  // An empty Worker under the same wrangler dev, pinning and priority: the floor under every figure above.
+  // An empty Worker under the same wrangler dev, pinning and priority: the floor under every figure above;
+  // and straight to its runtime, skipping wrangler's proxy: the floor of the runtime alone.
   const empty = await startEmptyWorker({ root, nodeBin, dir: path.join(work, "empty-worker"), pin: taskset, nice: NICE, logFile: path.join(work, "app-empty.log") });
   apps.add(empty);
-  results.load.emptyWorker = { label: "An empty Worker under wrangler dev (GET /, answers {\"ok\":true})" };
-  for (const [mode, extra] of [["open", { rate: 200 }], ["closed", { concurrency: 50 }]]) {
-    await settle(empty, "/");
-    const r = await client(empty, { kind: "http", mode, durationMs: SECONDS * 1000, target: { kind: "get", paths: ["/"] }, ...extra, hardLimitMs: SECONDS * 1000 + 60_000 });
-    results.load.emptyWorker[mode] = r;
-    log(`empty Worker ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request`);
-  }
-  // And straight to its runtime, skipping wrangler's proxy: the floor of the runtime alone.
+  const emptyTarget = { kind: "get", paths: ["/"] };
+  results.load.emptyWorker = await bothModes(empty, "An empty Worker under wrangler dev (GET /, answers {\"ok\":true})", emptyTarget, { settlePath: "/" });
   const emptyDirect = await runtimePort(empty, EMPTY_WORKER_PROBE);
-  const emptyWithoutProxy = emptyDirect ? { label: "An empty Worker, no wrangler proxy" } : null;
-  for (const [mode, extra] of emptyDirect ? [["open", { rate: 200 }], ["closed", { concurrency: 50 }]] : []) {
-    await settle(empty, "/");
-    const r = await client(empty, { kind: "http", mode, durationMs: SECONDS * 1000, target: { kind: "get", paths: ["/"] }, ...extra, hardLimitMs: SECONDS * 1000 + 60_000, baseUrl: `http://127.0.0.1:${emptyDirect}` });
-    emptyWithoutProxy[mode] = r;
-    log(`empty Worker ${mode === "open" ? "@200/s" : "x50 conns"}, no proxy: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request`);
-  }
+  const emptyWithoutProxy = emptyDirect
+    ? await bothModes(empty, "An empty Worker, no wrangler proxy", emptyTarget, { settlePath: "/", baseUrl: `http://127.0.0.1:${emptyDirect}` })
+    : null;
   if (!emptyDirect) log("the empty Worker's runtime port was not found; skipping its run without wrangler's proxy");
   await stop(empty);
 
@@ -255,23 +243,33 @@ async function underLoad(results, app, seed) {
   results.loadWithoutProxy = { port: direct };
   if (direct) {
     for (const t of targets.slice(0, 2)) {
-      results.loadWithoutProxy[t.key] = { label: `${t.label}, no wrangler proxy` };
-      for (const [mode, extra] of [["open", { rate: 200 }], ["closed", { concurrency: 50 }]]) {
-        await settle(app);
-        const r = await client(app, { kind: "http", mode, durationMs: SECONDS * 1000, target: t.target, ...extra, hardLimitMs: SECONDS * 1000 + 60_000, baseUrl: `http://127.0.0.1:${direct}` });
-        results.loadWithoutProxy[t.key][mode] = r;
-        log(`${t.label} ${mode === "open" ? "@200/s" : "x50 conns"}, no proxy: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; app CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request`);
-      }
+      results.loadWithoutProxy[t.key] = await bothModes(app, `${t.label}, no wrangler proxy`, t.target, { baseUrl: `http://127.0.0.1:${direct}` });
     }
   } else log("the Worker runtime's own port was not found; skipping the runs without wrangler's proxy");
   if (emptyWithoutProxy) results.loadWithoutProxy.emptyWorker = emptyWithoutProxy;
+}
+
+/**
+ * One target at 200 requests/s open-loop, then with 50 connections closed-loop, each after the app settled
+ * (`settlePath` answering quickly again): `{ label, open, closed }`. `baseUrl` sends the load elsewhere than
+ * the app's own URL (its runtime's port), the app's processes still being the ones measured.
+ */
+async function bothModes(app, label, target, { settlePath, baseUrl } = {}) {
+  const out = { label };
+  for (const [mode, extra] of [["open", { rate: 200 }], ["closed", { concurrency: 50 }]]) {
+    await settle(app, settlePath);
+    const r = await client(app, { kind: "http", mode, durationMs: SECONDS * 1000, target, ...extra, hardLimitMs: SECONDS * 1000 + 60_000, ...(baseUrl ? { baseUrl } : {}) });
+    out[mode] = r;
+    log(`${label} ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; app CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request, ${r.cpu?.appCpuPctOfCore}% of a core; others ${r.cpu?.othersPctOfMachine}% of the machine`);
+  }
+  return out;
 }
 
 /** Chat fan-out (with payment detection during its quiet minute) and/or payment detection alone. */
 async function chatAndPayment(results, app, stateLabel) {
   results.chatState = stateLabel;
   const withPayment = runs("payment");
-  const paymentJobs = PAYMENT_JOBS.map(({ key, ...job }) => job);
+  const paymentJobs = PAYMENT_JOBS.map((p) => p.job);
   let payments = null;
   if (runs("chat")) {
     await settle(app);
@@ -302,9 +300,9 @@ async function chatAndPayment(results, app, stateLabel) {
         payments.push(await client(app, { kind: "payment", ...job, hardLimitMs: 120_000 }));
       }
     }
-    PAYMENT_JOBS.forEach(({ key }, i) => {
-      results[key] = { ...payments[i], note: PAYMENT_NOTES[key] };
-      log(`payment detection (${key === "payment" ? "webhook" : "invoice watcher"}): p50 ${results[key].detectionMs.p50} ms, max ${results[key].detectionMs.max} ms`);
+    PAYMENT_JOBS.forEach(({ key, label, note }, i) => {
+      results[key] = { ...payments[i], note };
+      log(`${label}: p50 ${results[key].detectionMs.p50} ms, max ${results[key].detectionMs.max} ms`);
     });
   }
 }
@@ -554,16 +552,15 @@ function table(r) {
       add(`Chat: first message after ${c.afterIdle.idleS} s quiet (room wakes, sessions re-checked)`, `p50 ${f.latencyMs.p50} / p99 ${f.latencyMs.p99} ms, ${f.deliveries} delivered`, `p99 ≤ ${b.chatFanoutP99MsTo200Sockets} ms`, f.deliveries === c.listeners && f.latencyMs.p99 <= b.chatFanoutP99MsTo200Sockets);
     }
   }
-  const paymentLabels = { payment: "Payment detection, wallet webhook (dev wallet", paymentWatcher: "Payment detection, no webhook: the invoice watcher (dev wallet" };
-  for (const { key } of PAYMENT_JOBS) {
+  for (const { key, label } of PAYMENT_JOBS) {
     const p = r[key];
     const budget = `≤ ${b.paymentDetectionSeconds * 1000} ms`;
     if (!p) {
-      notRun("payment", `${paymentLabels[key]})`, budget);
+      notRun("payment", label, budget);
       continue;
     }
     const failed = p.failures.length ? `, ${p.failures.length} failed` : "";
-    add(`${paymentLabels[key]}, ${p.detectionMs.n} samples)`, `p50 ${p.detectionMs.p50} / max ${p.detectionMs.max} ms${failed}`, budget, p.failures.length === 0 && p.detectionMs.max !== null && p.detectionMs.max <= b.paymentDetectionSeconds * 1000);
+    add(`${label}, ${p.detectionMs.n} samples`, `p50 ${p.detectionMs.p50} / max ${p.detectionMs.max} ms${failed}`, budget, p.failures.length === 0 && p.detectionMs.max !== null && p.detectionMs.max <= b.paymentDetectionSeconds * 1000);
   }
   return rows;
 }

@@ -65,13 +65,13 @@ export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile
   return { ...app, stateDir };
 }
 
+/** What the empty Worker answers on its runtime's own port (for runtimePort). */
+export const EMPTY_WORKER_PROBE = { path: "/", answers: (body) => body !== null && typeof body === "object" && body.ok === true };
+
 /**
  * A Worker that only answers `{"ok":true}`, under `wrangler dev` with the app's pinning, priority and log
  * level, in `dir`: what wrangler dev itself costs on this machine, with none of the app's code.
  */
-/** What the empty Worker answers on its runtime's own port. */
-export const EMPTY_WORKER_PROBE = { path: "/", answers: (body) => body !== null && typeof body === "object" && body.ok === true };
-
 export async function startEmptyWorker({ root, nodeBin, dir, pin, nice = 0, logFile }) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
@@ -231,13 +231,14 @@ function listeningPorts(pid) {
   return ports;
 }
 
+/** What Gigstr answers on its runtime's own port: GET /api/config. */
+const GIGSTR_CONFIG = { path: "/api/config", answers: (body) => body !== null && typeof body === "object" && "lightningBackend" in body };
+
 /**
  * The port on which the workerd that runs the Worker (not wrangler's proxy in front of it) answers `probe`
  * (by default Gigstr's /api/config); null when it cannot be found. Requests sent there measure the Worker
  * without wrangler's proxy.
  */
-const GIGSTR_CONFIG = { path: "/api/config", answers: (body) => body !== null && typeof body === "object" && "lightningBackend" in body };
-
 export async function runtimePort(app, probe = GIGSTR_CONFIG) {
   if (!existsSync("/proc")) return null;
   for (const name of readdirSync("/proc")) {
