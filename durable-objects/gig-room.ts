@@ -41,7 +41,6 @@ export const SESSION_ENDED_CLOSE_CODE = 1008;
  * The credential is kept so that every frame can re-check that the session still holds.
  */
 type Credential = { kind: "none" } | ChatCredential;
-type SignedIn = ChatCredential;
 interface SocketState {
   gigId: string;
   credential: Credential;
@@ -214,20 +213,20 @@ export class GigRoom extends DurableObject<Env> {
   }
 
   /** Who each credential stands for now (see chatSendersFor), with when that was checked. */
-  private async check(deps: Deps, credentials: SignedIn[]): Promise<Checked> {
+  private async check(deps: Deps, credentials: ChatCredential[]): Promise<Checked> {
     const at = Date.now();
     return { at, senders: await chatSendersFor(deps, credentials) };
   }
 
   /** Tells a socket that never authenticated; answers whether it is signed in. */
-  private signedIn(ws: WebSocket, state: SocketState): state is SocketState & { credential: SignedIn } {
+  private signedIn(ws: WebSocket, state: SocketState): state is SocketState & { credential: ChatCredential } {
     if (state.credential.kind !== "none") return true;
     sendError(ws, "Not authenticated: send {type:'auth', sessionToken} first");
     return false;
   }
 
   /** The socket's sender as `checked` found it; a socket whose session ended is told and closed. */
-  private senderFrom(checked: Checked, ws: WebSocket, state: SocketState & { credential: SignedIn }): ChatSender | null {
+  private senderFrom(checked: Checked, ws: WebSocket, state: SocketState & { credential: ChatCredential }): ChatSender | null {
     const sender = checked.senders.get(chatCredentialKey(state.credential)) ?? null;
     if (!sender) {
       this.endSession(ws);
@@ -287,8 +286,8 @@ export class GigRoom extends DurableObject<Env> {
   }
 
   /** The credentials of the joined sockets whose session was checked more than RECHECK_LISTENERS_MS before `now`. */
-  private staleListeners(gigId: string, now: number): SignedIn[] {
-    const stale: SignedIn[] = [];
+  private staleListeners(gigId: string, now: number): ChatCredential[] {
+    const stale: ChatCredential[] = [];
     for (const ws of this.ctx.getWebSockets()) {
       const state = this.stateOf(ws);
       if (state?.joined && state.gigId === gigId && state.credential.kind !== "none" && now - state.checkedAt > RECHECK_LISTENERS_MS) {
@@ -308,8 +307,8 @@ export class GigRoom extends DurableObject<Env> {
     // One serialisation for every socket, and one session check for all the credentials due.
     const text = JSON.stringify({ type: "new_message", message } satisfies ServerFrame);
     const now = Date.now();
-    const listeners: { ws: WebSocket; state: SocketState & { credential: SignedIn }; due: boolean }[] = [];
-    const unchecked: SignedIn[] = [];
+    const listeners: { ws: WebSocket; state: SocketState & { credential: ChatCredential }; due: boolean }[] = [];
+    const unchecked: ChatCredential[] = [];
     for (const ws of this.ctx.getWebSockets()) {
       const state = this.stateOf(ws);
       if (!state?.joined || state.gigId !== gig.id || state.credential.kind === "none") continue;
@@ -317,7 +316,7 @@ export class GigRoom extends DurableObject<Env> {
         this.setState(ws, { ...state, joined: false });
         continue;
       }
-      const signedIn = state as SocketState & { credential: SignedIn };
+      const signedIn = state as SocketState & { credential: ChatCredential };
       const due = now - state.checkedAt > RECHECK_LISTENERS_MS;
       listeners.push({ ws, state: signedIn, due });
       if (due && !prechecked?.senders.has(chatCredentialKey(signedIn.credential))) unchecked.push(signedIn.credential);
