@@ -104,9 +104,6 @@ export const adminMessageSchema = z.object({
 /** Who the admin chat lists as a reason to look (SPEC.md §3 Admin unread-chat notification). */
 export type UnreadChatReason = "disputed" | "mention";
 
-/** A message mentions the admin when it contains @admin in any case. */
-export const mentionsAdmin = (message: string) => /@admin/i.test(message);
-
 /** The dispute description in the admin's gig list is cut at 150 characters (SPEC.md §9). */
 export const DISPUTE_PREVIEW_LENGTH = 150;
 export function truncateDispute(text: string | null | undefined): string {

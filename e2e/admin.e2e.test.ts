@@ -1,23 +1,16 @@
 // The administrator in a real browser: signs in with the PIN, sees a disputed gig's chat among the
 // unread chats, reads it, writes to both parties, and settles the dispute with a split; the parties'
 // sats land where the split says. At the mobile and the desktop size.
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { generateSecretKey } from "nostr-tools";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { apiJson, createSignedInUser, type SignedInUser } from "./support/api";
-import { type ViewportName, launchBrowser, openPage, screenshot } from "./support/browser";
+import { type ViewportName, useBrowser, screenshot } from "./support/browser";
 import { say } from "./support/seed";
 
 const baseUrl = inject("baseUrl");
 const adminPin = inject("adminPin");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const openPage = useBrowser();
 
 async function member(name: string): Promise<SignedInUser> {
   const m = await createSignedInUser(baseUrl, generateSecretKey());
@@ -60,7 +53,7 @@ describe.each<ViewportName>(["mobile", "desktop"])("the admin at the %s size", (
   it("signs in, reads a disputed gig's chat, writes to the parties and settles the dispute with a split", async () => {
     const title = `Dispute e2e ${viewport}`;
     const { hirer, worker, gigId } = await disputedGig(title);
-    const { page, pageErrors } = await openPage(browser, baseUrl, { viewport });
+    const { page, pageErrors } = await openPage(baseUrl, { viewport });
     const shot = (step: string) => screenshot(page, `admin-${viewport}-${step}`);
     const accepted: string[] = [];
     page.on("dialog", (d) => {

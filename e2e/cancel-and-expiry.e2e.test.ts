@@ -6,10 +6,9 @@
 // No API makes an invoice expire, and the shared app uses the default INVOICE_EXPIRY_SECONDS (an hour),
 // so the expiry half runs against a second instance of the app started by this file with
 // INVOICE_EXPIRY_SECONDS=5, whose cron it fires itself through /cdn-cgi/local/scheduled.
-import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiJson } from "./support/api";
-import { launchBrowser, openPage } from "./support/browser";
+import { useBrowser } from "./support/browser";
 import { type ExtraApp, startExtraApp } from "./support/extra-app";
 import {
   bell,
@@ -31,17 +30,15 @@ import {
 
 const baseUrl = inject("baseUrl");
 const INVOICE_EXPIRY_SECONDS = 5;
-let browser: Browser;
+const openPage = useBrowser();
 let shortExpiryApp: Promise<ExtraApp>;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   // Boots while the first story runs; awaited by the second.
   shortExpiryApp = startExtraApp("short-expiry", { INVOICE_EXPIRY_SECONDS: String(INVOICE_EXPIRY_SECONDS) });
   shortExpiryApp.catch(() => undefined); // reported by the test that awaits it
 });
 afterAll(async () => {
-  await browser?.close();
   await shortExpiryApp?.then((app) => app.stop()).catch(() => undefined);
 }, 60_000);
 
@@ -50,7 +47,7 @@ describe("cancellation and expiry (mobile)", () => {
     const hirer = await member(baseUrl, "Hana Hirer");
     const title = uniqueTitle("Cancelled translation");
     const gig = await fundedJob(baseUrl, hirer, title);
-    const { page, context, pageErrors } = await openPage(browser, baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken });
+    const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken });
     const shot = (step: string) => storyShot(page, `cancel-mobile-${step}`);
     shotsOnFailure("cancel-mobile", { hirer: page });
 
@@ -98,7 +95,7 @@ describe("cancellation and expiry (mobile)", () => {
     const app = await shortExpiryApp;
     const hirer = await member(app.baseUrl, "Hal Hirer");
     const title = uniqueTitle("Never paid");
-    const { page, context, pageErrors } = await openPage(browser, app.baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken });
+    const { page, context, pageErrors } = await openPage(app.baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken });
     const shot = (step: string) => storyShot(page, `expiry-mobile-${step}`);
     shotsOnFailure("expiry-mobile", { hirer: page });
 

@@ -4,21 +4,14 @@
 // chat has no file picker; SPEC.md §7 lets a chat message carry a fileAttachment) shows up live for the
 // hirer, who downloads it.
 import { readFile } from "node:fs/promises";
-import type { Browser, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { apiJson, type SignedInUser } from "./support/api";
-import { launchBrowser, openPage } from "./support/browser";
+import { useBrowser } from "./support/browser";
 import { claimedJob, closeDialog, dialog, expectToast, gigCard, mainTab, member, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const openPage = useBrowser();
 
 /** Active tab -> the gig's card -> Open Chat; answers the chat dialog once it says Connected. */
 async function openChat(page: Page, title: string): Promise<Locator> {
@@ -68,8 +61,8 @@ describe("chat between hirer (desktop) and worker (mobile)", () => {
     const worker = await member(baseUrl, "Wes Worker");
     const title = uniqueTitle("Podcast intro jingle");
     const gig = await claimedJob(baseUrl, hirer, worker, title);
-    const H = await openPage(browser, baseUrl, { viewport: "desktop", sessionToken: hirer.sessionToken });
-    const W = await openPage(browser, baseUrl, { viewport: "mobile", sessionToken: worker.sessionToken });
+    const H = await openPage(baseUrl, { viewport: "desktop", sessionToken: hirer.sessionToken });
+    const W = await openPage(baseUrl, { viewport: "mobile", sessionToken: worker.sessionToken });
     const hp = H.page;
     const wp = W.page;
     shotsOnFailure("chat-and-files", { hirer: hp, worker: wp });

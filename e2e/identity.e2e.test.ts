@@ -1,19 +1,12 @@
 // Identity in a real browser: a new Nostr key made in the app, sign-in, profile edit kept
 // across a reload, logout; at the mobile and the desktop size. Selectors are SPEC.md §2's texts.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { apiJson, createSignedInUser } from "./support/api";
-import { type ViewportName, launchBrowser, openPage, screenshot, sessionTokenOf } from "./support/browser";
+import { type ViewportName, useBrowser, screenshot, sessionTokenOf } from "./support/browser";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const openPage = useBrowser();
 
 /**
  * The user-menu trigger in the top bar: a button that shows the avatar and the name.
@@ -25,7 +18,7 @@ function userMenu(page: Page, name: string | RegExp) {
 
 describe.each<ViewportName>(["desktop", "mobile"])("identity at the %s size", (viewport) => {
   it("creates a key, signs in, edits the profile, stays signed in after a reload and logs out", async () => {
-    const { page, context, pageErrors } = await openPage(browser, baseUrl, { viewport });
+    const { page, context, pageErrors } = await openPage(baseUrl, { viewport });
     const shot = (step: string) => screenshot(page, `identity-${viewport}-${step}`);
     const displayName = `Alice ${viewport}`;
 
@@ -90,7 +83,7 @@ describe.each<ViewportName>(["desktop", "mobile"])("identity at the %s size", (v
 it("starts signed in with a session made through the API", async () => {
   const alice = await createSignedInUser(baseUrl);
   await apiJson(baseUrl, "PATCH", "/api/user/me", { sessionToken: alice.sessionToken, body: { displayName: "Api Alice" } });
-  const { page, context, pageErrors } = await openPage(browser, baseUrl, { viewport: "desktop", sessionToken: alice.sessionToken });
+  const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "desktop", sessionToken: alice.sessionToken });
 
   await page.goto("/");
   await userMenu(page, "Api Alice").waitFor();

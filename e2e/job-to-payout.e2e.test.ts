@@ -5,10 +5,10 @@
 // downloads the receipt; both see Completed and the worker is told the sats were sent.
 // Desktop for the whole story, then the key screens again at the mobile size.
 import { readFile } from "node:fs/promises";
-import type { Browser, Download, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Download, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { apiJson } from "./support/api";
-import { type ViewportName, launchBrowser, openPage } from "./support/browser";
+import { type ViewportName, useBrowser } from "./support/browser";
 import {
   type GigView,
   bell,
@@ -30,14 +30,7 @@ import {
 } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const openPage = useBrowser();
 
 // About 2 KB, so its size reads as something (SPEC.md §2: KB with one decimal).
 const DELIVERABLE = { name: "translation-es.txt", mimeType: "text/plain", text: "Hola mundo. La página de inicio, traducida.\n".repeat(48) };
@@ -63,8 +56,8 @@ describe("a job from posting to payout (desktop)", () => {
     const hirer = await member(baseUrl, "Hana Hirer");
     const worker = await member(baseUrl, "Wes Worker");
     const title = uniqueTitle("Translate landing page");
-    const H = await openPage(browser, baseUrl, { viewport: "desktop", sessionToken: hirer.sessionToken });
-    const W = await openPage(browser, baseUrl, { viewport: "desktop", sessionToken: worker.sessionToken });
+    const H = await openPage(baseUrl, { viewport: "desktop", sessionToken: hirer.sessionToken });
+    const W = await openPage(baseUrl, { viewport: "desktop", sessionToken: worker.sessionToken });
     const hp = H.page;
     const wp = W.page;
     const shot = (page: Page, step: string) => storyShot(page, `job-to-payout-desktop-${step}`);
@@ -270,8 +263,8 @@ describe("the key screens of the story at the mobile size", () => {
     const hirer = await member(baseUrl, "Mia Hirer");
     const worker = await member(baseUrl, "Max Worker");
     const title = uniqueTitle("Logo sketch");
-    const H = await openPage(browser, baseUrl, { viewport, sessionToken: hirer.sessionToken });
-    const W = await openPage(browser, baseUrl, { viewport, sessionToken: worker.sessionToken });
+    const H = await openPage(baseUrl, { viewport, sessionToken: hirer.sessionToken });
+    const W = await openPage(baseUrl, { viewport, sessionToken: worker.sessionToken });
     const hp = H.page;
     const wp = W.page;
     const shot = (page: Page, step: string) => storyShot(page, `job-to-payout-mobile-${step}`);

@@ -1,21 +1,13 @@
 // Story (issue 4): the hirer has the app open when the worker claims their gig; the bell gets an
 // unread badge without a reload; choosing the notification marks it read and opens the Active tab
 // with that gig's details. A chat message's notification ('message') opens the gig's chat. Desktop.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { apiJson } from "./support/api";
-import { launchBrowser, openPage } from "./support/browser";
+import { useBrowser } from "./support/browser";
 import { bell, dialog, fundedJob, mainTab, member, shotsOnFailure, storyShot, uniqueTitle, waitForNotification } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const openPage = useBrowser();
 
 /** The app polls the unread count every 30 s (web/src/features/notifications/use-notifications.ts). */
 const UNREAD_POLL_WAIT_MS = 40_000;
@@ -35,7 +27,7 @@ describe("notifications (desktop)", () => {
     }
     await apiJson(baseUrl, "PATCH", "/api/notifications/mark-all-read", { sessionToken: hirer.sessionToken });
 
-    const { page, context, pageErrors } = await openPage(browser, baseUrl, { viewport: "desktop", sessionToken: hirer.sessionToken, timeout: 15_000 });
+    const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "desktop", sessionToken: hirer.sessionToken, timeout: 15_000 });
     const shot = (step: string) => storyShot(page, `notifications-desktop-${step}`);
     shotsOnFailure("notifications-desktop", { hirer: page });
 
@@ -101,7 +93,7 @@ describe("notifications (desktop)", () => {
 
   it("says 'No notifications yet' to a new member", async () => {
     const newcomer = await member(baseUrl, "Nell Newcomer");
-    const { page, context, pageErrors } = await openPage(browser, baseUrl, { viewport: "mobile", sessionToken: newcomer.sessionToken });
+    const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile", sessionToken: newcomer.sessionToken });
     await page.goto("/");
     await bell(page).click();
     await page.getByRole("menu").getByText("No notifications yet").waitFor();

@@ -1,21 +1,14 @@
 // Story (issue 4, issue 7): a member (phone) reports someone else's gig through the card's Report Gig
 // dialog and sends an idea through the floating Suggestion box; the admin (desktop, PIN at /admin) finds
 // both in the Reports and Suggestions tabs. The gig's owner is never offered Report Gig.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage } from "./support/browser";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { useBrowser } from "./support/browser";
 import { bell, dialog, expectToast, fundedJob, gigCard, member, searchBrowse, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const adminPin = inject("adminPin");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const openPage = useBrowser();
 
 async function adminSignIn(page: Page) {
   await page.goto("/admin");
@@ -34,9 +27,9 @@ describe("reports and suggestions", () => {
     const suggestion = `Please add a dark mode (${title}).`;
     const details = "Asks workers to be paid in a token instead of sats.";
 
-    const R = await openPage(browser, baseUrl, { viewport: "mobile", sessionToken: reporter.sessionToken });
-    const O = await openPage(browser, baseUrl, { viewport: "mobile", sessionToken: owner.sessionToken });
-    const A = await openPage(browser, baseUrl, { viewport: "desktop" });
+    const R = await openPage(baseUrl, { viewport: "mobile", sessionToken: reporter.sessionToken });
+    const O = await openPage(baseUrl, { viewport: "mobile", sessionToken: owner.sessionToken });
+    const A = await openPage(baseUrl, { viewport: "desktop" });
     const rp = R.page;
     shotsOnFailure("reports-and-suggestions", { reporter: rp, owner: O.page, admin: A.page });
 

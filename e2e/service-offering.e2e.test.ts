@@ -1,9 +1,9 @@
 // Story (issue 3): a worker offers a service (For Hire) through the Post tab; a hirer finds it, sends
 // interest; the worker approves and enables claiming; the hirer hires (claims), pays the escrow with
 // the dev wallet, and both see the gig as Worker Claimed and funded. Desktop.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage } from "./support/browser";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { useBrowser } from "./support/browser";
 import {
   closeDialog,
   dialog,
@@ -21,14 +21,7 @@ import {
 } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const openPage = useBrowser();
 
 /** Browse -> For Hire -> search -> the offer's details. */
 async function openOfferFromBrowse(page: Page, title: string) {
@@ -46,8 +39,8 @@ describe("a service offering (desktop)", () => {
     const worker = await member(baseUrl, "Sol Designer");
     const hirer = await member(baseUrl, "Hugo Buyer");
     const title = uniqueTitle("Hand-drawn logo");
-    const W = await openPage(browser, baseUrl, { viewport: "desktop", sessionToken: worker.sessionToken });
-    const H = await openPage(browser, baseUrl, { viewport: "desktop", sessionToken: hirer.sessionToken });
+    const W = await openPage(baseUrl, { viewport: "desktop", sessionToken: worker.sessionToken });
+    const H = await openPage(baseUrl, { viewport: "desktop", sessionToken: hirer.sessionToken });
     const wp = W.page;
     const hp = H.page;
     const shot = (page: Page, step: string) => storyShot(page, `service-offering-desktop-${step}`);

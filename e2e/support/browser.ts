@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { ARTIFACTS_DIR } from "./paths";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -61,6 +62,24 @@ export async function openPage(browser: Browser, baseUrl: string, options: OpenP
   const pageErrors: Error[] = [];
   page.on("pageerror", (err) => pageErrors.push(err));
   return { page, context, pageErrors };
+}
+
+/**
+ * One Chromium for the test file that calls this at its top level: launched before its tests, closed after
+ * them. Returns `openPage` bound to it.
+ */
+export function useBrowser(): (baseUrl: string, options?: OpenPageOptions) => Promise<OpenedPage> {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return (baseUrl, options) => {
+    if (!browser) throw new Error("useBrowser: the browser is not running (open pages inside tests)");
+    return openPage(browser, baseUrl, options);
+  };
 }
 
 /** Saves a full-page PNG as e2e/artifacts/<name>.png and returns its path. */
