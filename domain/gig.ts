@@ -163,3 +163,9 @@ export function judge(action: GigAction, status: string, gigType: GigType, roles
 
 export const isParty = (gig: GigParties, userId: string | null | undefined) =>
   !!userId && (gig.posterId === userId || gig.hirerId === userId || gig.workerId === userId);
+
+/**
+ * "edit" beyond ACTION_RULES: a party other than the owner edits only once the escrow is funded. The hirer
+ * of a service offering who has not paid yet may withdraw, and the worker's offer is public again.
+ */
+export const editFundedOrOwner = (roles: readonly GigRole[], escrowStatus: string | null | undefined) => roles.includes("owner") || escrowStatus === "funded";

@@ -87,6 +87,12 @@ export const gigs = sqliteTable(
     resolution: text("resolution"),
     /** The funding invoice the gig is waiting for while pending_payment. */
     fundingInvoiceId: text("funding_invoice_id"),
+    /**
+     * When the current hirer hired this service offering (null for a job request, and while no one has).
+     * A hire that is withdrawn or expires leaves the offer to the next hirer, who sees the gig's chat,
+     * files and events from this moment on (worker/services/gig-access.ts).
+     */
+    hiredAt: text("hired_at"),
     claimedAt: text("claimed_at"),
     submittedAt: text("submitted_at"),
     completedAt: text("completed_at"),

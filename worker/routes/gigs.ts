@@ -18,7 +18,7 @@ import { getGig, listGigs, postGig } from "../services/gigs";
 import { approveWork, cancelGig, claimGig, editGig, raiseDispute, requestRevision, startWork, submitWork } from "../services/gig-actions";
 import { listGigEvents } from "../services/gig-events";
 import { listInterest, sendInterest } from "../services/interest";
-import { gigForParty } from "../services/gig-access";
+import { gigHistoryForParty } from "../services/gig-access";
 import { gigReceiptPdf } from "../services/receipts";
 import { extendDeadlineSchema, extensionRequestSchema, reviewSchema } from "../../domain/collaboration-schemas";
 import { answerExtension, extendDeadline, listExtensionRequests, requestExtension } from "../services/extensions";
@@ -69,8 +69,8 @@ export const gigRoutes = new Hono<AppEnv>()
     return c.json(await editGig(depsOf(c), requireMember(c), c.req.param("id"), edit));
   })
   .get("/:id/events", async (c) => {
-    await gigForParty(depsOf(c), c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin });
-    return c.json(await listGigEvents(c.var.db, c.req.param("id")));
+    const { gig, since } = await gigHistoryForParty(depsOf(c), c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin });
+    return c.json(await listGigEvents(c.var.db, gig.id, since));
   })
   .post("/:id/claim", async (c) => c.json(await claimGig(depsOf(c), requireMember(c), c.req.param("id"))))
   .post("/:id/cancel", async (c) => c.json({ success: true, ...(await cancelGig(depsOf(c), requireMember(c), c.req.param("id"))) }))

@@ -1,6 +1,6 @@
 // Chat per gig (DESIGN.md §7): messages are stored in D1 (`chat_messages`, so the REST history and the
 // admin views read one place) by the gig's GigRoom, which then broadcasts them to the room's sockets.
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq, gte, lt, or } from "drizzle-orm";
 import { ADMIN_SENDER_ID, chatMessageText, type ChatMessageView } from "../../domain/chat-protocol";
 import { isParty } from "../../domain/gig";
 import type { AttachmentRef } from "../../domain/files";
@@ -11,7 +11,7 @@ import { AtomicChange, ALWAYS } from "../db/atomic";
 import { attachments, chatMessages, users } from "../db/schema";
 import { badRequest, conflict } from "../errors";
 import { attachmentView, insertAttachments, isAttachmentRace, prepareAttachments } from "./files";
-import { gigForParty } from "./gig-access";
+import { gigHistoryForParty } from "./gig-access";
 import { notify } from "./notifications";
 import type { GigRow } from "./gig-views";
 import { loadGig, type Viewer } from "./gigs";
@@ -157,7 +157,7 @@ export async function listChatMessages(
   viewer: Viewer,
   page: { limit: number; before?: string },
 ): Promise<{ messages: ChatMessageView[]; nextCursor: string | null }> {
-  await gigForParty(deps, gigId, viewer);
+  const { since } = await gigHistoryForParty(deps, gigId, viewer);
   const before = page.before ? decodeChatCursor(page.before) : null;
   const rows = await deps.db
     .select({ m: chatMessages, user: { username: users.username, displayName: users.displayName, profilePicture: users.profilePicture }, file: attachments })
@@ -165,12 +165,13 @@ export async function listChatMessages(
     .leftJoin(users, eq(users.id, chatMessages.senderId))
     .leftJoin(attachments, eq(attachments.id, chatMessages.attachmentId))
     .where(
-      before
-        ? and(
-            eq(chatMessages.gigId, gigId),
-            or(lt(chatMessages.createdAt, before.createdAt), and(eq(chatMessages.createdAt, before.createdAt), lt(chatMessages.id, before.id))),
-          )
-        : eq(chatMessages.gigId, gigId),
+      and(
+        eq(chatMessages.gigId, gigId),
+        since ? gte(chatMessages.createdAt, since) : undefined,
+        before
+          ? or(lt(chatMessages.createdAt, before.createdAt), and(eq(chatMessages.createdAt, before.createdAt), lt(chatMessages.id, before.id)))
+          : undefined,
+      ),
     )
     .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
     .limit(page.limit + 1);

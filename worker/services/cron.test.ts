@@ -47,6 +47,8 @@ describe("invoice expiry", () => {
     await expireInvoicesOf(offer.gig.id);
     await runCron();
     expect((await call(`/api/gigs/${offer.gig.id}`, worker_.token)).body).toMatchObject({ status: "open", hirerId: null });
+    // The same member holds the offer again only once the worker enables claiming for them again.
+    expect((await call(`/api/gigs/${offer.gig.id}/claim`, hirer.token, "POST")).body.error).toBe("claim_not_enabled");
   });
 });
 

@@ -9,6 +9,7 @@ import { escrowAccount, FEES, payableAccount, postTransaction, WALLET } from "./
 import { notify } from "./notifications";
 import { addPayout, attemptPayout } from "./payouts";
 import { addGigEvent } from "./gig-events";
+import { disableClaim } from "./interest";
 import { invoiceExpirySeconds, type Deps } from "./deps";
 import type { GigRow } from "./gig-views";
 
@@ -155,7 +156,7 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
   const revertSet =
     gig.gigType === "job_request"
       ? { status: "cancelled", cancelledAt: change.at, fundingInvoiceId: null }
-      : { status: "open", hirerId: null, fundingInvoiceId: null };
+      : { status: "open", hirerId: null, hiredAt: null, fundingInvoiceId: null };
   const reverted = change.compareAndSet(
     "gigs",
     gig.id,
@@ -164,6 +165,7 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
     { bumpVersion: true },
   );
   addGigEvent(change, reverted, { gigId: gig.id, type: "payment_expired", actorId: null, data: { invoiceId: invoice.id } });
+  if (gig.gigType === "service_offering") disableClaim(change, reverted, gig.id, invoice.payerId);
   notify(change, reverted, {
     userId: invoice.payerId,
     gigId: gig.id,
@@ -172,7 +174,7 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
     message:
       gig.gigType === "job_request"
         ? `The invoice for "${gig.title}" expired unpaid, so the gig was cancelled. No sats were taken.`
-        : `The invoice to hire "${gig.title}" expired unpaid. The offer is open again.`,
+        : `The invoice to hire "${gig.title}" expired unpaid, so the hire was withdrawn. No sats were taken.`,
   });
   await change.commit();
   return change.won(expired) ? "expired" : "skipped";

@@ -15,7 +15,7 @@ import { nowIso } from "../db/client";
 import { attachments, uploads } from "../db/schema";
 import { AppError, badRequest, conflict, forbidden, notFound, tooLarge } from "../errors";
 import { randomHex, sha256Hex } from "../auth/tokens";
-import { gigForParty } from "./gig-access";
+import { gigHistoryForParty } from "./gig-access";
 import type { Viewer } from "./gigs";
 import type { Deps } from "./deps";
 
@@ -249,7 +249,9 @@ export async function sweepAbandonedUploads(deps: Pick<Deps, "db" | "env">, now 
 export async function openAttachment(deps: Pick<Deps, "db" | "env">, attachmentId: string, viewer: Viewer): Promise<{ attachment: AttachmentRow; object: R2ObjectBody }> {
   const attachment = await deps.db.query.attachments.findFirst({ where: eq(attachments.id, attachmentId) });
   if (!attachment) throw notFound("Attachment not found", "attachment_not_found");
-  await gigForParty(deps, attachment.gigId, viewer);
+  const { since } = await gigHistoryForParty(deps, attachment.gigId, viewer);
+  // An earlier hirer's file on a re-hired service offering is not this hirer's to see (gig-access.ts).
+  if (since && attachment.createdAt < since && attachment.ownerId !== viewer.userId) throw notFound("Attachment not found", "attachment_not_found");
   const object = await deps.env.FILES.get(attachment.objectKey);
   if (!object) throw notFound("The file is no longer available", "file_missing");
   return { attachment, object };

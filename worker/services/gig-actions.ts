@@ -2,7 +2,7 @@
 // then one AtomicChange whose compare-and-set on (id, status, version) decides the winner.
 import { and, eq } from "drizzle-orm";
 import { refundAmount, totalCharge } from "../../domain/fees";
-import { judge, rolesOf, statusLabel, type GigAction } from "../../domain/gig";
+import { editFundedOrOwner, judge, rolesOf, statusLabel, type GigAction } from "../../domain/gig";
 import type { UserRow } from "../context";
 import { AtomicChange, allOf, where, type Cas, type Guard, type SqlValue } from "../db/atomic";
 import { preClaimMessages } from "../db/schema";
@@ -10,6 +10,7 @@ import { badRequest, conflict, forbidden } from "../errors";
 import { addGigEvent } from "./gig-events";
 import { getGig, loadGig, type Viewer } from "./gigs";
 import { recordInvoice, refundEscrow, releaseEscrow, requestFundingInvoice, watchInvoice } from "./escrow";
+import { disableClaim } from "./interest";
 import { notify, type NotificationDraft } from "./notifications";
 import { attemptPayout } from "./payouts";
 import type { GigRow, GigView } from "./gig-views";
@@ -102,7 +103,7 @@ export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<
   // Hiring a service offering: the hirer funds the escrow before work starts.
   const invoice = await requestFundingInvoice(deps, gig);
   await applyTransition(deps, gig, me.id, {
-    set: { status: "pending_payment", hirerId: me.id, fundingInvoiceId: invoice.id },
+    set: { status: "pending_payment", hirerId: me.id, hiredAt: new Date().toISOString(), fundingInvoiceId: invoice.id },
     also: interestStillEnabled,
     event: { type: "hired", data: { amount: invoice.amount } },
     rows: (change, won) => recordInvoice(change, won, invoice, gig.id, me.id),
@@ -199,9 +200,17 @@ export async function cancelGig(deps: Deps, me: UserRow, gigId: string): Promise
 
   if (gig.gigType === "service_offering" && gig.status === "pending_payment" && me.id === gig.hirerId) {
     await applyTransition(deps, gig, me.id, {
-      set: { status: "open", hirerId: null, fundingInvoiceId: null },
+      set: { status: "open", hirerId: null, hiredAt: null, fundingInvoiceId: null },
       event: { type: "hire_withdrawn" },
-      notify: (g) => [{ userId: g.workerId, type: "cancelled", title: "Hire Withdrawn", message: `The hirer withdrew from "${g.title}". Your offer is open again.` }],
+      rows: (change, won) => disableClaim(change, won, gig.id, me.id),
+      notify: (g) => [
+        {
+          userId: g.workerId,
+          type: "cancelled",
+          title: "Hire Withdrawn",
+          message: `The hirer withdrew from "${g.title}". Your offer is open again; they can hire again once you enable claiming for them.`,
+        },
+      ],
     });
     return {};
   }
@@ -232,6 +241,8 @@ export async function editGig(
   const gig = await loadGig(deps, gigId);
   const actor = { userId: me.id, isAdmin: false };
   authorise(gig, "edit", actor);
+  // The compare-and-set on status and version keeps this true until the write.
+  if (!editFundedOrOwner(rolesOf(gig, me.id), gig.escrowStatus)) throw forbidden("Only the gig's owner can edit it until the escrow is funded");
   if (edit.budget !== undefined && edit.budget !== gig.payment) authorise(gig, "change_budget", actor);
   await applyTransition(deps, gig, me.id, {
     set: { title: edit.title, description: edit.description, payment: edit.budget },

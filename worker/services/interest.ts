@@ -3,7 +3,7 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { rolesOf } from "../../domain/gig";
 import type { Db, UserRow } from "../context";
-import { AtomicChange, where } from "../db/atomic";
+import { AtomicChange, where, type Guard } from "../db/atomic";
 import { gigs, preClaimMessages, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { authorise } from "./gig-actions";
@@ -12,6 +12,14 @@ import { notify } from "./notifications";
 import type { Deps } from "./deps";
 
 export type InterestRow = typeof preClaimMessages.$inferSelect;
+
+/**
+ * Part of a change where a member's hire of a service offering ends unpaid (withdrawn, or its invoice
+ * expired): their claim is off again, so only the owner's "enable claim" lets them hold the offer again.
+ */
+export function disableClaim(change: AtomicChange, when: Guard, gigId: string, memberId: string): void {
+  change.update("pre_claim_messages", { claimEnabled: false }, where("gig_id = ? AND sender_id = ?", gigId, memberId), when);
+}
 
 async function view(db: Db, rows: InterestRow[]) {
   if (rows.length === 0) return [];

@@ -1,6 +1,6 @@
 // What the signed-in member may do on a gig, from the shared state machine (domain/gig.ts: rolesOf, judge).
 // The Worker enforces the same table; the web only decides which buttons to show.
-import { judge, rolesOf, type GigAction, type GigRole } from "../../../../domain/gig";
+import { editFundedOrOwner, judge, rolesOf, type GigAction, type GigRole } from "../../../../domain/gig";
 import { ownerIdOf, type Gig } from "./types";
 
 export interface GigPermissions {
@@ -26,7 +26,7 @@ export function gigPermissions(gig: Gig, userId: string | null | undefined): Gig
     isHirer,
     isWorker,
     isParty: isHirer || isWorker,
-    can: (action) => judge(action, gig.status, gig.gigType, roles).ok,
+    can: (action) => judge(action, gig.status, gig.gigType, roles).ok && (action !== "edit" || editFundedOrOwner(roles, gig.escrowStatus)),
   };
 }
 

@@ -47,4 +47,12 @@ describe("gig management modal", () => {
     const dialog = screen.getByRole("dialog", { name: "Manage Gig" });
     expect(within(dialog).getByRole("button", { name: "Cancel Gig" })).toBeInTheDocument();
   });
+
+  it("gives a hirer who has not paid for a service offering no edit form, only withdrawing", async () => {
+    const offer = makeGig({ id: "g-3", gigType: "service_offering", status: "pending_payment", escrowStatus: "pending", posterId: "w-1", workerId: "w-1", hirerId: "me" });
+    renderManage(offer);
+    const dialog = await screen.findByRole("dialog", { name: "Manage Gig" }, { timeout: 5000 });
+    expect(await within(dialog).findByRole("button", { name: "Cancel Gig" })).toBeInTheDocument();
+    expect(within(dialog).queryByLabelText("Title")).not.toBeInTheDocument();
+  });
 });
