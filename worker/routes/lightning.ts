@@ -54,6 +54,7 @@ export const webhookRoutes = new Hono<AppEnv>().post("/lightning/:secret", async
   if (!hash) return c.json({ received: true });
   const deps = depsOf(c);
   const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.paymentHash, hash) });
-  if (invoice?.status === "pending") await checkInvoice(deps, invoice);
+  // An expired invoice too: a payment that settled after we stopped waiting is refunded (markInvoicePaid).
+  if (invoice && invoice.status !== "paid") await checkInvoice(deps, invoice);
   return c.json({ received: true });
 });

@@ -3,10 +3,13 @@ import { createExecutionContext, createScheduledController, runDurableObjectAlar
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../index";
-import { call, approveInterest, postGig, signUp, submittedJob } from "../test/factories";
+import { call, approveInterest, payWithDevWallet, postGig, signUp, submittedJob } from "../test/factories";
 import { escrowBalance, expectLedgerBalanced, payoutsOf, receivedBy } from "../test/money";
 import { makeDeps } from "../composition";
-import { markInvoicePaid } from "./escrow";
+import { GIVE_UP_AFTER_EXPIRY_MS, markInvoicePaid } from "./escrow";
+import { approveWork } from "./gig-actions";
+import { attemptPayout } from "./payouts";
+import { findUserById } from "./users";
 
 async function runCron() {
   const ctx = createExecutionContext();
@@ -14,8 +17,34 @@ async function runCron() {
   await waitOnExecutionContext(ctx);
 }
 
+const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+
+/** The gig's invoices ran out, at the wallet too: it now answers "expired". */
 const expireInvoicesOf = (gigId: string) =>
-  env.DB.prepare("UPDATE invoices SET expires_at = ? WHERE gig_id = ?").bind(new Date(Date.now() - 1000).toISOString(), gigId).run();
+  env.DB.batch([
+    env.DB.prepare("UPDATE invoices SET expires_at = ? WHERE gig_id = ?").bind(ago(1000), gigId),
+    env.DB.prepare(
+      "UPDATE dev_lightning_invoices SET record = json_set(record, '$.expiresAt', ?) WHERE payment_hash IN (SELECT payment_hash FROM invoices WHERE gig_id = ?)",
+    ).bind(ago(1000), gigId),
+  ]);
+
+/** Our clock says the gig's invoices ran out `msAgo` ago; the wallet still waits for a payment (one in flight, its clock behind ours). */
+const expireOnlyHere = (gigId: string, msAgo: number) => env.DB.prepare("UPDATE invoices SET expires_at = ? WHERE gig_id = ?").bind(ago(msAgo), gigId).run();
+
+/** The wallet's webhook for a payment (the route answers only with WEBHOOK_SECRET set). */
+async function walletWebhook(paymentHash: string): Promise<number> {
+  const ctx = createExecutionContext();
+  const request = new Request("https://gigstr.test/api/webhooks/lightning/cron-test-secret", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ payment_hash: paymentHash }),
+  });
+  const res = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, WEBHOOK_SECRET: "cron-test-secret" }, ctx);
+  await waitOnExecutionContext(ctx);
+  return res.status;
+}
+
+const gigOf = async (gigId: string, token: string) => (await call(`/api/gigs/${gigId}`, token)).body;
 
 const notificationsOf = async (token: string) => (await call("/api/notifications", token)).body as unknown as { type: string; message: string }[];
 
@@ -35,6 +64,62 @@ describe("invoice expiry", () => {
     expect(await markInvoicePaid(makeDeps(env, (w) => pending.push(w())), invoice!.payment_hash)).toBe("refunding_late_payment");
     await Promise.all(pending);
     expect((await payoutsOf(posted.gig.id))[0]).toMatchObject({ status: "succeeded", amount: 10_250 });
+    await expectLedgerBalanced();
+  });
+
+  it("waits for an invoice the wallet still calls pending after our clock's expiry: a payment settling then funds the gig", async () => {
+    const hirer = await signUp({ lightningAddress: `inflight${crypto.randomUUID().slice(0, 6)}@wallet.test` });
+    const posted = await postGig(hirer);
+    await expireOnlyHere(posted.gig.id, 30_000);
+    await runCron();
+    expect(await gigOf(posted.gig.id, hirer.token)).toMatchObject({ status: "pending_payment" });
+
+    expect((await payWithDevWallet(posted.paymentRequest!)).body).toMatchObject({ outcome: "funded" });
+    expect(await gigOf(posted.gig.id, hirer.token)).toMatchObject({ status: "open", escrowStatus: "funded" });
+    await expectLedgerBalanced();
+  });
+
+  it("gives up on a pending invoice long after its expiry, and refunds a payment that settles after that (webhook)", async () => {
+    const address = `settled${crypto.randomUUID().slice(0, 6)}@wallet.test`;
+    const hirer = await signUp({ lightningAddress: address });
+    const posted = await postGig(hirer);
+    await expireOnlyHere(posted.gig.id, GIVE_UP_AFTER_EXPIRY_MS + 1000);
+    await runCron();
+    expect(await gigOf(posted.gig.id, hirer.token)).toMatchObject({ status: "cancelled", escrowStatus: "pending" });
+
+    // The wallet settles it anyway and tells us: the invoice is expired here, and is still looked up.
+    const paid = await makeDeps(env, () => {}).devWallet!.payDevInvoice(posted.paymentRequest!);
+    expect(await walletWebhook(paid.paymentHash)).toBe(200);
+    expect(await env.DB.prepare("SELECT status FROM invoices WHERE gig_id = ?").bind(posted.gig.id).first("status")).toBe("paid");
+    await expect.poll(async () => (await payoutsOf(posted.gig.id))[0]).toMatchObject({ purpose: expect.stringMatching(/^late_payment:/), amount: 10_250, status: "succeeded" });
+    expect(await receivedBy(address)).toBe(10_250);
+    await expectLedgerBalanced();
+  });
+
+  it("one invoice the wallet cannot find keeps neither payout retries nor its own expiry from happening", async () => {
+    // A worker's payout failed once and is due for its retry.
+    const job = await submittedJob();
+    const quiet = makeDeps(env, () => {}); // runs no deferred work: the payout is attempted below
+    await approveWork(quiet, await findUserById(quiet.db, job.hirer.id), job.gigId);
+    const [payout] = await payoutsOf(job.gigId);
+    expect(await attemptPayout(makeDeps(env, () => {}, { devWallet: { faults: () => "fail" } }), payout!.id)).toBe("failed");
+    await env.DB.prepare("UPDATE payouts SET next_attempt_at = ? WHERE id = ?").bind(ago(1000), payout!.id).run();
+
+    // Elsewhere an unpaid invoice ran out that the wallet no longer knows (purged, or another wallet since).
+    const other = await signUp({ lightningAddress: `purged${job.tag}@wallet.test` });
+    const purged = await postGig(other);
+    await expireOnlyHere(purged.gig.id, 1000);
+    await env.DB.prepare("DELETE FROM dev_lightning_invoices WHERE payment_hash IN (SELECT payment_hash FROM invoices WHERE gig_id = ?)").bind(purged.gig.id).run();
+
+    await runCron();
+    await expect.poll(async () => (await payoutsOf(job.gigId))[0]).toMatchObject({ status: "succeeded" });
+    expect(await receivedBy(`worker${job.tag}@wallet.test`)).toBe(9_750);
+    expect(await gigOf(purged.gig.id, other.token)).toMatchObject({ status: "pending_payment" });
+
+    // Long after its expiry, a wallet that does not know it will not be paid through it.
+    await expireOnlyHere(purged.gig.id, GIVE_UP_AFTER_EXPIRY_MS + 1000);
+    await runCron();
+    expect(await gigOf(purged.gig.id, other.token)).toMatchObject({ status: "cancelled" });
     await expectLedgerBalanced();
   });
 

@@ -5,13 +5,27 @@ import { autoReleaseDue } from "./auto-release";
 import { sweepAbandonedUploads } from "./files";
 import type { Deps } from "./deps";
 
+/**
+ * Runs every job, each on its own: one that fails (the wallet or D1 down for a moment) is logged and
+ * tried again next minute, and never keeps the others (payout retries, auto-release) from running.
+ */
 export async function runMinuteJobs(deps: Deps) {
-  const expiredInvoices = await expireDueInvoices(deps);
-  const payouts = await retryPayouts(deps);
-  const autoRelease = await autoReleaseDue(deps);
-  const cleanedUp = await forgetExpiredLogins(deps);
-  const abandonedUploads = await sweepAbandonedUploads(deps);
-  return { expiredInvoices, payouts, autoRelease, cleanedUp, abandonedUploads };
+  return {
+    expiredInvoices: await job("invoice expiry", () => expireDueInvoices(deps)),
+    payouts: await job("payout retries", () => retryPayouts(deps)),
+    autoRelease: await job("auto-release", () => autoReleaseDue(deps)),
+    cleanedUp: await job("expired logins", () => forgetExpiredLogins(deps)),
+    abandonedUploads: await job("abandoned uploads", () => sweepAbandonedUploads(deps)),
+  };
+}
+
+async function job<T>(name: string, run: () => Promise<T>): Promise<T | { failed: string }> {
+  try {
+    return await run();
+  } catch (err) {
+    console.error(`minute job failed: ${name}`, err);
+    return { failed: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 /** Expired sessions and login challenges older than a day are of no use to anyone. */

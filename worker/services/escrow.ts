@@ -1,6 +1,6 @@
 // Escrow: funding invoices, their payment and expiry, and the money side of releasing or refunding.
 // Every function here that changes state does so in one AtomicChange (see db/atomic.ts).
-import { and, eq, lte } from "drizzle-orm";
+import { and, asc, eq, lte } from "drizzle-orm";
 import { platformFee, refundAmount, totalCharge, workerPayout } from "../../domain/fees";
 import { AtomicChange, allOf, not, where, type Guard } from "../db/atomic";
 import { nowIso } from "../db/client";
@@ -11,6 +11,7 @@ import { addPayout, attemptPayout } from "./payouts";
 import { addGigEvent } from "./gig-events";
 import { disableClaim } from "./interest";
 import { invoiceExpirySeconds, type Deps } from "./deps";
+import { LightningError, type InvoiceLookup } from "../lightning/backend";
 import type { GigRow } from "./gig-views";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -132,14 +133,33 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
   return "already_paid";
 }
 
-/** Asks the wallet about one pending invoice and records its payment if it was paid. */
+/**
+ * How long after its expiry we stop waiting for an invoice the wallet still calls pending, or no longer
+ * knows. Wallets say "expired" themselves once a payment in flight at expiry can no longer settle
+ * (INVOICE_EXPIRY_GRACE_MS after it); this is for one that never does.
+ */
+export const GIVE_UP_AFTER_EXPIRY_MS = 10 * 60_000;
+
+const givenUp = (invoice: InvoiceRow) => Date.parse(invoice.expiresAt) + GIVE_UP_AFTER_EXPIRY_MS <= Date.now();
+
+/**
+ * Asks the wallet about one invoice and records its payment if it was paid. "expired" only when the wallet
+ * says so (or it stays silent long after expiry): an invoice our clock calls expired may still be settling.
+ */
 export async function checkInvoice(deps: Deps, invoice: InvoiceRow): Promise<InvoiceRow["status"]> {
-  const found = await deps.lightning.lookupInvoice(invoice.paymentHash);
+  let found: InvoiceLookup;
+  try {
+    found = await deps.lightning.lookupInvoice(invoice.paymentHash);
+  } catch (err) {
+    // A wallet that purged an unpaid invoice, or one we no longer use, will not be paid through it.
+    if (err instanceof LightningError && err.code === "not_found" && givenUp(invoice)) return "expired";
+    throw err;
+  }
   if (found.status === "paid") {
     await markInvoicePaid(deps, invoice.paymentHash);
     return "paid";
   }
-  return found.status === "expired" || invoice.expiresAt <= nowIso() ? "expired" : "pending";
+  return found.status === "expired" || givenUp(invoice) ? "expired" : "pending";
 }
 
 /**
@@ -147,7 +167,9 @@ export async function checkInvoice(deps: Deps, invoice: InvoiceRow): Promise<Inv
  * cancelled (job request) or open again with no hirer (service offering). Safe to run twice.
  */
 export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"expired" | "paid" | "skipped"> {
-  if ((await checkInvoice(deps, invoice)) === "paid") return "paid";
+  const status = await checkInvoice(deps, invoice);
+  if (status === "paid") return "paid";
+  if (status === "pending") return "skipped"; // the wallet may still settle it: next minute
   const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, invoice.gigId) });
   if (!gig) return "skipped";
 
@@ -180,15 +202,25 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
   return change.won(expired) ? "expired" : "skipped";
 }
 
-export async function expireDueInvoices(deps: Deps, limit = 50): Promise<number> {
+/** The minute's expiry of unpaid invoices; one the wallet cannot answer for now is left for the next minute. */
+export async function expireDueInvoices(deps: Deps, limit = 50): Promise<{ expired: number; failed: number }> {
   const due = await deps.db
     .select()
     .from(invoices)
     .where(and(eq(invoices.status, "pending"), lte(invoices.expiresAt, nowIso())))
+    .orderBy(asc(invoices.expiresAt))
     .limit(limit);
   let expired = 0;
-  for (const invoice of due) if ((await expireInvoice(deps, invoice)) === "expired") expired++;
-  return expired;
+  let failed = 0;
+  for (const invoice of due) {
+    try {
+      if ((await expireInvoice(deps, invoice)) === "expired") expired++;
+    } catch (err) {
+      failed++;
+      console.error("invoice expiry failed; will try again", invoice.id, err);
+    }
+  }
+  return { expired, failed };
 }
 
 // ---- Releasing and refunding the escrow (added to a gig transition's change) ----------------
