@@ -3,9 +3,9 @@ import { z } from "zod";
 import { CATEGORIES, DEFAULT_TIMEFRAME, GIG_TYPES, MAX_TIMEFRAME, MIN_TIMEFRAME } from "./gig";
 import { MAX_PAYMENT, MIN_PAYMENT } from "./fees";
 
-const title = z.string().trim().min(1, "Title is required").max(100, "Title must be less than 100 characters");
+const title = z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(100, "Title must be less than 100 characters");
 const description = z
-  .string()
+  .string({ error: "Description must be at least 10 characters" })
   .trim()
   .min(10, "Description must be at least 10 characters")
   .max(1000, "Description must be less than 1000 characters");

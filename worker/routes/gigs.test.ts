@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call, claimedJob, payWithDevWallet, postGig, signUp, submittedJob, api } from "../test/factories";
+import { pdfTextLines } from "../test/pdf";
 
 const form = {
   gigType: "job_request",
@@ -15,6 +16,8 @@ describe("POST /api/gigs", () => {
     const m = await signUp({ lightningAddress: "v@wallet.test" });
     const cases: [Record<string, unknown>, string][] = [
       [{ title: "" }, "Title is required"],
+      [{ title: undefined }, "Title is required"],
+      [{ description: undefined }, "Description must be at least 10 characters"],
       [{ title: "x".repeat(101) }, "Title must be less than 100 characters"],
       [{ description: "too short" }, "Description must be at least 10 characters"],
       [{ description: "x".repeat(1001) }, "Description must be less than 1000 characters"],
@@ -198,7 +201,9 @@ describe("receipt", () => {
     const res = await api(`/api/gigs/${job.gigId}/receipt`, { token: job.hirer.token });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/pdf");
-    expect(new TextDecoder().decode((await res.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+    const pdf = await res.arrayBuffer();
+    expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe("%PDF-");
+    expect(await pdfTextLines(pdf)).toEqual(expect.arrayContaining(["Total paid by hirer: 10,250 sats", "Paid to worker: 9,750 sats"]));
     expect((await call(`/api/gigs/${job.gigId}/receipt`, (await signUp()).token)).status).toBe(403);
   });
 });

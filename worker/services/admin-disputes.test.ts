@@ -3,7 +3,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { adminSignIn, adminApi, asAdmin } from "../test/admin";
-import { call, submittedJob } from "../test/factories";
+import { api, call, submittedJob } from "../test/factories";
+import { pdfTextLines } from "../test/pdf";
 import { escrowBalance, expectLedgerBalanced, payoutsOf, receivedBy } from "../test/money";
 
 /** A 10,000 sat job in dispute (raised by the hirer): 10,250 in escrow. */
@@ -102,6 +103,9 @@ describe("POST /api/admin/disputes/{gigId}/resolve", () => {
       ["worker_payout", 2_925, "succeeded"],
     ]);
     expect((await call(`/api/gigs/${job.gigId}`, job.hirer.token)).body).toMatchObject({ status: "completed", escrowStatus: "released", resolution: "split" });
+    // The receipt says what each of them got.
+    const receipt = await pdfTextLines(await (await api(`/api/gigs/${job.gigId}/receipt`, { token: job.worker.token })).arrayBuffer());
+    expect(receipt).toEqual(expect.arrayContaining(["Returned to hirer (dispute settled by the admin): 6,825 sats", "Paid to worker: 2,925 sats"]));
     // Under half to the worker: not a successful gig for the worker.
     expect(await reputation(job.worker.id)).toEqual({ completed: 1, successful: 0 });
     expect(await reputation(job.hirer.id)).toEqual({ completed: 1, successful: 1 });

@@ -1,8 +1,10 @@
 // The receipt of a completed gig: a one-page PDF for its hirer and worker.
+import { eq } from "drizzle-orm";
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
 import { platformFee, totalCharge, workerPayout } from "../../domain/fees";
 import { formatSats } from "../../domain/format";
 import type { UserRow } from "../context";
+import { payouts } from "../db/schema";
 import { authorise } from "./gig-actions";
 import { loadGig } from "./gigs";
 import { findUserById } from "./users";
@@ -11,7 +13,14 @@ import type { Deps } from "./deps";
 export async function gigReceiptPdf(deps: Deps, me: UserRow, gigId: string): Promise<Uint8Array> {
   const gig = await loadGig(deps, gigId);
   authorise(gig, "receipt", { userId: me.id, isAdmin: false });
-  const [hirer, worker] = await Promise.all([findUserByIdOrGone(deps, gig.hirerId!), findUserByIdOrGone(deps, gig.workerId!)]);
+  const [hirer, worker, paid] = await Promise.all([
+    findUserByIdOrGone(deps, gig.hirerId!),
+    findUserByIdOrGone(deps, gig.workerId!),
+    deps.db.select({ purpose: payouts.purpose, amount: payouts.amount }).from(payouts).where(eq(payouts.gigId, gig.id)),
+  ]);
+  // What actually went out: the worker's payout, and after a dispute split the hirer's share too.
+  const toWorker = paid.find((p) => p.purpose === "worker_payout")?.amount ?? workerPayout(gig.payment);
+  const toHirer = paid.find((p) => p.purpose === "hirer_refund")?.amount ?? null;
 
   const pdf = await PDFDocument.create();
   pdf.setTitle(`Gigstr receipt ${gig.id.slice(0, 8)}`);
@@ -37,7 +46,8 @@ export async function gigReceiptPdf(deps: Deps, me: UserRow, gigId: string): Pro
   line(`Hirer platform fee (2.5%): ${formatSats(platformFee(gig.payment))}`);
   line(`Total paid by hirer: ${formatSats(totalCharge(gig.payment))}`);
   line(`Worker platform fee (2.5%): ${formatSats(platformFee(gig.payment))}`);
-  line(`Paid to worker: ${formatSats(workerPayout(gig.payment))}`, { gap: 32 });
+  if (toHirer !== null) line(`Returned to hirer (dispute settled by the admin): ${formatSats(toHirer)}`);
+  line(`Paid to worker: ${formatSats(toWorker)}`, { gap: 32 });
   line("Paid over the Bitcoin Lightning Network. 100,000,000 sats = 1 bitcoin.", { size: 9 });
   return pdf.save();
 }
