@@ -2,7 +2,7 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { MAX_ATTACHMENT_BYTES, type AttachmentRef } from "../../../../domain/files";
+import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_SUBMISSION, type AttachmentRef } from "../../../../domain/files";
 import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
@@ -46,6 +46,19 @@ const uploadRoutes = () => ({
 });
 
 describe("FilePicker", () => {
+  it("takes at most 20 files for a submission: uploads the first 20, says the rest were left out, and takes no more", async () => {
+    uploads = 0;
+    const puts = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`PUT /api/objects/upload/token-${i + 1}`, () => ({ success: true })]));
+    const api = mockApi({ ...uploadRoutes(), ...puts });
+    const { input, user, changes } = renderPicker();
+    expect(screen.getByText("Several files allowed (up to 20), 50MB each at most.")).toBeInTheDocument();
+    await user.upload(input, Array.from({ length: MAX_ATTACHMENTS_PER_SUBMISSION + 1 }, (_, i) => fileOf(`page-${i + 1}.txt`, 10)));
+    expect(await findToast("20 files uploaded successfully. At most 20 files per submission: 1 not added.")).toBeInTheDocument();
+    await waitFor(() => expect(changes.at(-1)).toHaveLength(MAX_ATTACHMENTS_PER_SUBMISSION));
+    expect(api.callsTo("POST", "/api/objects/upload")).toHaveLength(MAX_ATTACHMENTS_PER_SUBMISSION);
+    expect(screen.getByRole("button", { name: "Attach files (optional)" })).toBeDisabled();
+  });
+
   it("refuses a file over 50MB with 'File too large' and uploads nothing", async () => {
     const api = mockApi(uploadRoutes());
     const { input, user, changes } = renderPicker();

@@ -2,7 +2,7 @@
 // Files upload as soon as they are picked (POST /api/objects/upload, then PUT); the submission then
 // quotes the finished uploads. Controlled: the panel owns the list and sends it with the work.
 import { useId, useRef, useState, type ChangeEvent } from "react";
-import { FILE_TOO_LARGE_TITLE, fileTooLargeText, type AttachmentRef } from "../../../../domain/files";
+import { FILE_TOO_LARGE_TITLE, MAX_ATTACHMENTS_PER_SUBMISSION, fileTooLargeText, type AttachmentRef } from "../../../../domain/files";
 import { fileSizeKb } from "../../../../domain/format";
 import { Button } from "../../components/ui/button";
 import { XIcon } from "../../components/ui/icons";
@@ -28,6 +28,7 @@ export function FilePicker({ value, onChange, onUploadingChange, disabled, label
   // Uploads finish after the props were read; keep the latest list so none is lost.
   const latest = useRef(value);
   latest.current = value;
+  const full = value.length >= MAX_ATTACHMENTS_PER_SUBMISSION;
 
   const setBusy = (busy: boolean) => {
     setUploading(busy);
@@ -42,12 +43,15 @@ export function FilePicker({ value, onChange, onUploadingChange, disabled, label
       toast({ title: FILE_TOO_LARGE_TITLE, description: fileTooLargeText(file.name), variant: "destructive" });
       return false;
     });
+    // The submission takes at most MAX_ATTACHMENTS_PER_SUBMISSION: the rest are left out, and the toast says so.
+    const leftOut = fitting.splice(Math.max(MAX_ATTACHMENTS_PER_SUBMISSION - latest.current.length, 0)).length;
+    const leftOutText = leftOut ? ` At most ${MAX_ATTACHMENTS_PER_SUBMISSION} files per submission: ${leftOut} not added.` : "";
     if (fitting.length === 0) return;
     setBusy(true);
     const uploaded: AttachmentRef[] = [];
     try {
       for (const file of fitting) uploaded.push(await uploadAttachment(file));
-      toast({ title: "Files Uploaded", description: `${uploaded.length} ${uploaded.length === 1 ? "file" : "files"} uploaded successfully.` });
+      toast({ title: "Files Uploaded", description: `${uploaded.length} ${uploaded.length === 1 ? "file" : "files"} uploaded successfully.${leftOutText}` });
     } catch (err) {
       toast({ title: "Upload Failed", description: errorText(err), variant: "destructive" });
     } finally {
@@ -66,14 +70,14 @@ export function FilePicker({ value, onChange, onUploadingChange, disabled, label
           multiple
           className="sr-only"
           onChange={onPick}
-          disabled={disabled || uploading}
+          disabled={disabled || uploading || full}
           aria-describedby={`${id}-hint`}
         />
-        <Button variant="outline" size="sm" disabled={disabled || uploading} onClick={() => inputRef.current?.click()} aria-controls={id}>
+        <Button variant="outline" size="sm" disabled={disabled || uploading || full} onClick={() => inputRef.current?.click()} aria-controls={id}>
           {uploading ? "Uploading..." : label}
         </Button>
         <span id={`${id}-hint`} className="text-xs text-stone-500">
-          Several files allowed, up to 50MB each.
+          Several files allowed (up to {MAX_ATTACHMENTS_PER_SUBMISSION}), 50MB each at most.
         </span>
       </div>
       {value.length > 0 && (
