@@ -64,7 +64,7 @@ describe("Suggestion box", () => {
     await userEvent.type(screen.getByLabelText("Your suggestion or feature request"), "Something");
     await userEvent.click(sendButton());
 
-    expect(await findToast("Failed to Send Suggestion")).toBeInTheDocument();
+    expect(await findToast("Submission Failed")).toBeInTheDocument();
     expect(await findToast("Suggestions must be at most 5,000 characters")).toBeInTheDocument();
     expect(screen.getByLabelText("Your suggestion or feature request")).toHaveValue("Something");
   });

@@ -42,7 +42,7 @@ export function SuggestionDialog({ open, onOpenChange }: { open: boolean; onOpen
         toast({ title: "Thank You!", description: "Your suggestion has been sent to the Gigstr team." });
         setOpen(false);
       },
-      onError: (err) => toast({ title: "Failed to Send Suggestion", description: errorText(err, "Please try again."), variant: "destructive" }),
+      onError: (err) => toast({ title: "Submission Failed", description: errorText(err, "Please try again."), variant: "destructive" }),
     });
   };
 
