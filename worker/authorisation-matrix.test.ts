@@ -300,6 +300,13 @@ const MATRIX: Record<string, Row | Row[]> = {
     },
     expect: EVERYONE(200),
   },
+  "POST /api/auth/logout": {
+    objectless: true,
+    request: () => ({ path: "/api/auth/logout" }),
+    expect: MEMBERS(200),
+    check: async (c) => expect((await call("/api/user/me", c.me!.token)).status).toBe(401),
+    note: "ends the caller's own session: the same token is refused afterwards",
+  },
   "GET /api/user/me": {
     objectless: true,
     request: () => ({ path: "/api/user/me" }),

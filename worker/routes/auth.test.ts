@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
-import { api, getChallenge, loginEvent } from "../test/factories";
+import { api, call, getChallenge, loginEvent, signUp } from "../test/factories";
+import { anotherSession } from "../test/sockets";
 
 async function verify(body: unknown) {
   return api("/api/auth/nostr/verify", { method: "POST", json: body });
@@ -119,5 +120,16 @@ describe("POST /api/auth/nostr/verify", () => {
     await expectRefused(await verify({ challengeId: "x" }), 400, /.+/);
     const res = await api("/api/auth/nostr/verify", { method: "POST", body: "not json", headers: { "content-type": "application/json" } });
     await expectRefused(res, 400, /JSON/);
+  });
+});
+
+describe("POST /api/auth/logout", () => {
+  it("ends the caller's session only: that token is refused afterwards, the member's other sessions go on", async () => {
+    const member = await signUp();
+    const phone = await anotherSession(member);
+    expect(await call("/api/auth/logout", member.token, "POST")).toEqual({ status: 200, body: { success: true } });
+    expect((await call("/api/user/me", member.token)).status).toBe(401);
+    expect((await call("/api/auth/logout", member.token, "POST")).status).toBe(401);
+    expect(await call("/api/user/me", phone.token)).toMatchObject({ status: 200, body: { id: member.id } });
   });
 });

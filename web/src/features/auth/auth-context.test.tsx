@@ -72,8 +72,8 @@ describe("AuthProvider session", () => {
     expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBe("good-token");
   });
 
-  it("login stores the token and the user; logout clears both without calling the server", async () => {
-    const api = mockApi({});
+  it("login stores the token and the user; logout clears both and asks the server to end that session", async () => {
+    const api = mockApi({ "POST /api/auth/logout": () => ({ success: true }) });
     renderSession();
     act(() => screen.getByText("login").click());
     expect(screen.getByText("signed in as Hal")).toBeInTheDocument();
@@ -82,7 +82,9 @@ describe("AuthProvider session", () => {
     act(() => screen.getByText("logout").click());
     expect(screen.getByText("signed out")).toBeInTheDocument();
     expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBeNull();
-    expect(api.calls).toHaveLength(0);
+    await waitFor(() => expect(api.callsTo("POST", "/api/auth/logout")).toHaveLength(1));
+    expect(api.callsTo("POST", "/api/auth/logout")[0]!.headers.Authorization).toBe("Bearer new-token");
+    expect(api.calls).toHaveLength(1);
   });
 
   it("refreshUser keeps the session and only logs when the refresh fails", async () => {

@@ -55,6 +55,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const logout = useCallback(() => {
+    // The server forgets the session too; signing out here does not wait for it, nor depend on it.
+    void apiJson("POST", "/api/auth/logout").catch(() => undefined);
     localStorage.removeItem(SESSION_TOKEN_KEY);
     // Whatever was cached belonged to the member who just left.
     queryClient.removeQueries();
