@@ -489,25 +489,41 @@ const MATRIX: Record<string, Row | Row[]> = {
   },
 
   // -- Interest (pre-claim) messages --
-  "POST /api/gigs/:id/pre-claim-messages": {
-    stage: "open",
-    request: async (c) => ({ path: await gigPath(c, "/pre-claim-messages"), json: { message: "I can do this." } }),
-    expect: { visitor: 401, hirer: { own: 403, other: 201 }, worker: 201, stranger: 201, admin: 401 },
-    note: "any member but the owner may send interest in an open gig (the worker is not a party before claiming)",
-  },
-  "GET /api/gigs/:id/pre-claim-messages": {
-    stage: "interest",
-    request: async (c) => ({ path: await gigPath(c, "/pre-claim-messages") }),
-    expect: { visitor: 401, hirer: 200, worker: 200, stranger: 200, admin: 401 },
-    check: async (c, body) => {
-      // The owner sees every message on their gig; anyone else only their own.
-      const gig = await c.w.gig(c.obj);
-      const list = body as { senderId: string }[];
-      const sees = c.obj === "own" && (c.role === "hirer" || c.role === "worker") ? [gig.worker.id] : [];
-      expect(list.map((m) => m.senderId)).toEqual(sees);
+  "POST /api/gigs/:id/pre-claim-messages": [
+    {
+      stage: "open",
+      request: async (c) => ({ path: await gigPath(c, "/pre-claim-messages"), json: { message: "I can do this." } }),
+      expect: { visitor: 401, hirer: { own: 403, other: 201 }, worker: 201, stranger: 201, admin: 401 },
+      note: "any member but the owner may send interest in an open gig (the worker is not a party before claiming)",
     },
-    note: "200 for every member, but each sees only what is theirs (checked on the body)",
-  },
+    {
+      stage: "pendingPayment",
+      request: async (c) => ({ path: await gigPath(c, "/pre-claim-messages"), json: { message: "I can do this." } }),
+      expect: { visitor: 401, hirer: { own: 403, other: 404 }, worker: 404, stranger: 404, admin: 401 },
+      note: "an unpaid job request does not exist to anyone but its poster, here as in GET /api/gigs/:id",
+    },
+  ],
+  "GET /api/gigs/:id/pre-claim-messages": [
+    {
+      stage: "pendingPayment",
+      request: async (c) => ({ path: await gigPath(c, "/pre-claim-messages") }),
+      expect: { visitor: 401, hirer: { own: 200, other: 404 }, worker: 404, stranger: 404, admin: 401 },
+      note: "an unpaid job request does not exist to anyone but its poster",
+    },
+    {
+      stage: "interest",
+      request: async (c) => ({ path: await gigPath(c, "/pre-claim-messages") }),
+      expect: { visitor: 401, hirer: 200, worker: 200, stranger: 200, admin: 401 },
+      check: async (c, body) => {
+        // The owner sees every message on their gig; anyone else only their own.
+        const gig = await c.w.gig(c.obj);
+        const list = body as { senderId: string }[];
+        const sees = c.obj === "own" && (c.role === "hirer" || c.role === "worker") ? [gig.worker.id] : [];
+        expect(list.map((m) => m.senderId)).toEqual(sees);
+      },
+      note: "200 for every member, but each sees only what is theirs (checked on the body)",
+    },
+  ],
   "GET /api/pre-claim-messages/pending-count": { objectless: true, request: () => ({ path: "/api/pre-claim-messages/pending-count" }), expect: MEMBERS(200) },
   "PATCH /api/pre-claim-messages/:id/approve": {
     stage: "interest",

@@ -47,6 +47,13 @@ export async function loadGig(deps: Pick<Deps, "db">, gigId: string): Promise<Gi
   return gig;
 }
 
+/** The gig, when this viewer may know it exists (visibleTo); otherwise 404, as for a gig that never was. */
+export async function loadVisibleGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigRow> {
+  const gig = await loadGig(deps, gigId);
+  if (!visibleTo(gig, viewer)) throw notFound("Gig not found", "gig_not_found");
+  return gig;
+}
+
 export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigView & { paymentRequest: string | null }> {
   const rows = await deps.db.select({ gig: gigs, poster: posterColumns }).from(gigs).innerJoin(users, eq(users.id, gigs.posterId)).where(eq(gigs.id, gigId)).limit(1);
   const row = rows[0];

@@ -7,7 +7,7 @@ import { AtomicChange, where, type Guard } from "../db/atomic";
 import { gigs, preClaimMessages, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { authorise } from "./gig-actions";
-import { loadGig } from "./gigs";
+import { loadGig, loadVisibleGig } from "./gigs";
 import { notify } from "./notifications";
 import type { Deps } from "./deps";
 
@@ -44,7 +44,7 @@ async function view(db: Db, rows: InterestRow[]) {
 }
 
 export async function sendInterest(deps: Deps, me: UserRow, gigId: string, message: string) {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadVisibleGig(deps, gigId, { userId: me.id, isAdmin: false });
   authorise(gig, "send_interest", { userId: me.id, isAdmin: false });
   const id = crypto.randomUUID();
   const change = new AtomicChange(deps.d1);
@@ -72,7 +72,7 @@ export async function sendInterest(deps: Deps, me: UserRow, gigId: string, messa
 
 /** The owner sees every message on their gig; anyone else only their own. Only while the gig is open. */
 export async function listInterest(deps: Deps, me: UserRow, gigId: string) {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadVisibleGig(deps, gigId, { userId: me.id, isAdmin: false });
   if (gig.status !== "open") return [];
   const isOwner = rolesOf(gig, me.id).includes("owner");
   const rows = await deps.db
