@@ -197,3 +197,40 @@ describe("DELETE /api/user/me with money in play", () => {
     expect((await call("/api/user/me", job.worker.token, "DELETE")).status).toBe(200);
   });
 });
+
+describe("DELETE /api/user/me as the worker of a service offering", () => {
+  async function offerWithApprovedHirer() {
+    const { approveInterest, postGig } = await import("../test/factories");
+    const worker = await signUp({ lightningAddress: `leaver${crypto.randomUUID().slice(0, 6)}@wallet.test` });
+    const hirer = await signUp({ lightningAddress: `stayer${crypto.randomUUID().slice(0, 6)}@wallet.test` });
+    const gigId = (await postGig(worker, { gigType: "service_offering", title: "I draw logos" })).gig.id as string;
+    await approveInterest(gigId, worker, hirer);
+    return { worker, hirer, gigId };
+  }
+
+  it("is refused while someone is hiring the offering (their invoice is out), and allowed once they withdraw", async () => {
+    const { call } = await import("../test/factories");
+    const { worker, hirer, gigId } = await offerWithApprovedHirer();
+    expect((await call(`/api/gigs/${gigId}/claim`, hirer.token, "POST")).body.gig).toMatchObject({ status: "pending_payment" });
+
+    const refused = await call("/api/user/me", worker.token, "DELETE");
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain("active escrow");
+    expect((await call("/api/user/me", worker.token)).status).toBe(200);
+
+    expect((await call(`/api/gigs/${gigId}/cancel`, hirer.token, "POST")).status).toBe(200);
+    expect((await call("/api/user/me", worker.token, "DELETE")).status).toBe(200);
+  });
+
+  it("cancels the member's open offerings with the account, so nobody hires and funds someone who is gone", async () => {
+    const { call } = await import("../test/factories");
+    const { worker, hirer, gigId } = await offerWithApprovedHirer();
+    expect((await call("/api/user/me", worker.token, "DELETE")).status).toBe(200);
+
+    expect((await call(`/api/gigs/${gigId}`, hirer.token)).body).toMatchObject({ status: "cancelled", escrowStatus: "pending" });
+    const hire = await call(`/api/gigs/${gigId}/claim`, hirer.token, "POST");
+    expect(hire.status).toBe(409);
+    const listed = (await call("/api/gigs?status=open&gigType=service_offering", hirer.token)).body as unknown as { id: string }[];
+    expect(listed.map((g) => g.id)).not.toContain(gigId);
+  });
+});

@@ -13,6 +13,7 @@ import {
   updateProfile,
 } from "../services/users";
 import { aliasDomainOf } from "./config";
+import { depsOf } from "./deps";
 import { parseJson, parseQuery } from "./parse";
 
 /** /api/user/me: the signed-in member's own account. */
@@ -24,7 +25,7 @@ export const meRoutes = new Hono<AppEnv>()
     return c.json(ownUser(await updateProfile(c.var.db, me, edit), aliasDomainOf(c)));
   })
   .delete("/", async (c) => {
-    await deleteAccount(c.var.db, requireMember(c));
+    await deleteAccount(depsOf(c), requireMember(c));
     return c.json({ success: true });
   });
 

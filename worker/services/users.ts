@@ -1,11 +1,13 @@
 // Profiles: the member's own view, the public view, edits, alias availability and account deletion.
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { nip19 } from "nostr-tools";
 import { successRate } from "../../domain/reputation";
 import type { OwnUser, ProfileUpdate, PublicUser } from "../../domain/profile";
 import type { Db, UserRow } from "../context";
-import { sessions, users } from "../db/schema";
-import { nowIso } from "../db/client";
+import type { Deps } from "./deps";
+import { addGigEvent } from "./gig-events";
+import { AtomicChange, allOf, where, type Guard } from "../db/atomic";
+import { gigs, users } from "../db/schema";
 import { badRequest, conflict, notFound } from "../errors";
 
 export const DELETED_USER_NAME = "Deleted user";
@@ -102,36 +104,52 @@ export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate): P
 }
 
 /**
+ * No money is in play for this member: no funded gig and no unpaid hire on either side (as the hirer, or
+ * as the worker of a service offering someone is hiring), and no payout still on its way to them.
+ */
+const noMoneyInPlay = (userId: string): Guard =>
+  where(
+    `NOT EXISTS (SELECT 1 FROM gigs WHERE (hirer_id = ? OR worker_id = ?) AND (escrow_status = 'funded' OR status = 'pending_payment'))
+     AND NOT EXISTS (SELECT 1 FROM payouts WHERE recipient_id = ? AND status <> 'succeeded')`,
+    userId,
+    userId,
+    userId,
+  );
+
+const ACTIVE_ESCROW = "You have gigs with active escrow or payments on their way to you. Complete or cancel them before deleting your account.";
+
+/**
  * Deletes an account: the profile is scrubbed and its sessions end. The row stays, renamed, so that
  * past gigs and reviews others hold still point somewhere and show a placeholder name. The alias stays
  * reserved (and is no longer served), so nobody else can later receive payments meant for this person.
+ * The member's open service offerings are cancelled with it, so nobody hires and funds someone who is
+ * gone. One batch, every statement guarded by noMoneyInPlay: a hire racing the deletion either lands
+ * first (and the deletion is refused) or finds the offering cancelled.
  */
-export async function deleteAccount(db: Db, me: UserRow): Promise<void> {
-  const moneyInPlay = await db.get<{ n: number }>(sql`
-    SELECT
-      (SELECT COUNT(*) FROM gigs WHERE (hirer_id = ${me.id} OR worker_id = ${me.id})
-         AND (escrow_status = 'funded' OR (status = 'pending_payment' AND hirer_id = ${me.id})))
-      + (SELECT COUNT(*) FROM payouts WHERE recipient_id = ${me.id} AND status <> 'succeeded') AS n`);
-  if ((moneyInPlay?.n ?? 0) > 0) {
-    throw conflict(
-      "You have gigs with active escrow or payments on their way to you. Complete or cancel them before deleting your account.",
-      "active_escrow",
-    );
+export async function deleteAccount(deps: Pick<Deps, "db" | "d1">, me: UserRow): Promise<void> {
+  const guard = noMoneyInPlay(me.id);
+  const clear = await deps.d1.prepare(`SELECT ${guard.sql} AS ok`).bind(...guard.params).first<number>("ok");
+  if (!clear) throw conflict(ACTIVE_ESCROW, "active_escrow");
+
+  const offerings = await deps.db
+    .select({ id: gigs.id })
+    .from(gigs)
+    .where(and(eq(gigs.posterId, me.id), eq(gigs.gigType, "service_offering"), eq(gigs.status, "open")));
+  const change = new AtomicChange(deps.d1);
+  for (const { id } of offerings) {
+    const cancelled = change.compareAndSet("gigs", id, { status: "cancelled", cancelledAt: change.at }, allOf(where("status = 'open'"), guard), { bumpVersion: true });
+    addGigEvent(change, cancelled, { gigId: id, type: "cancelled", actorId: me.id, data: { reason: "account_deleted" } });
   }
-  await db.batch([
-    db.delete(sessions).where(eq(sessions.userId, me.id)),
-    db
-      .update(users)
-      .set({
-        username: `deleted-${me.id}`,
-        nostrPubkey: null,
-        displayName: DELETED_USER_NAME,
-        profilePicture: null,
-        bio: null,
-        nip05: null,
-        lightningAddress: null,
-        deletedAt: nowIso(),
-      })
-      .where(eq(users.id, me.id)),
-  ]);
+  change.raw(deps.d1.prepare(`DELETE FROM sessions WHERE user_id = ? AND ${guard.sql}`).bind(me.id, ...guard.params));
+  change.raw(
+    deps.d1
+      .prepare(
+        `UPDATE users SET username = ?, nostr_pubkey = NULL, display_name = ?, profile_picture = NULL, bio = NULL, nip05 = NULL,
+           lightning_address = NULL, deleted_at = ? WHERE id = ? AND ${guard.sql}`,
+      )
+      .bind(`deleted-${me.id}`, DELETED_USER_NAME, change.at, me.id, ...guard.params),
+  );
+  await change.commit();
+  const after = await deps.db.query.users.findFirst({ where: eq(users.id, me.id), columns: { deletedAt: true } });
+  if (!after?.deletedAt) throw conflict(ACTIVE_ESCROW, "active_escrow"); // a hire or payment landed meanwhile
 }
