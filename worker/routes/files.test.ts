@@ -5,7 +5,7 @@ import { MAX_ATTACHMENT_BYTES } from "../../domain/files";
 import { openDb } from "../db/client";
 import { uploads } from "../db/schema";
 import { receiveUpload, sweepAbandonedUploads } from "../services/files";
-import { api, call, claimedJob, signUp, type Member } from "../test/factories";
+import { api, approveInterest, call, claimedJob, payWithDevWallet, postGig, signUp, type Member } from "../test/factories";
 import { askUploadUrl, putUpload, uploadFile } from "../test/uploads";
 
 /** A claimed job with work started: the worker may submit. */
@@ -14,6 +14,18 @@ async function jobInProgress() {
   const started = await call(`/api/gigs/${job.gigId}/start-work`, job.worker.token, "POST");
   if (started.status !== 200) throw new Error(`start-work failed: ${started.status}`);
   return job;
+}
+
+/** A second funded job of the same hirer, claimed and started by the same worker. */
+async function anotherJobInProgress(hirer: Member, worker: Member): Promise<string> {
+  const posted = await postGig(hirer);
+  await payWithDevWallet(posted.paymentRequest!);
+  await approveInterest(posted.gig.id, hirer, worker);
+  for (const step of ["claim", "start-work"]) {
+    const r = await call(`/api/gigs/${posted.gig.id}/${step}`, worker.token, "POST");
+    if (r.status !== 200) throw new Error(`${step} failed: ${r.status}`);
+  }
+  return posted.gig.id as string;
 }
 
 const submit = (gigId: string, worker: Member, attachments: unknown[]) =>
@@ -148,6 +160,17 @@ describe("POST /api/gigs/{id}/submit with attachments", () => {
     expect(reused.status).toBe(409);
     expect(reused.body).toMatchObject({ error: "upload_already_attached" });
     expect(await gigStatus(gigId, worker.token)).toBe("needs_revision");
+  });
+
+  it("one upload sent with two submissions at once is delivered once; the other answers 409 and submits nothing", async () => {
+    const first = await jobInProgress();
+    const second = await anotherJobInProgress(first.hirer, first.worker);
+    const file = await uploadFile(first.worker, "one file, two gigs");
+    const results = await Promise.all([submit(first.gigId, first.worker, [file.ref]), submit(second, first.worker, [file.ref])]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(results.find((r) => r.status === 409)!.body).toMatchObject({ error: "upload_already_attached" });
+    const statuses = [await gigStatus(first.gigId, first.worker.token), await gigStatus(second, first.worker.token)].sort();
+    expect(statuses).toEqual(["in_progress", "work_submitted"]);
   });
 
   it("refuses to link the same upload twice", async () => {

@@ -23,7 +23,8 @@ import { gigReceiptPdf } from "../services/receipts";
 import { extendDeadlineSchema, extensionRequestSchema, reviewSchema } from "../../domain/collaboration-schemas";
 import { answerExtension, extendDeadline, listExtensionRequests, requestExtension } from "../services/extensions";
 import { reviewGig } from "../services/reviews";
-import { insertAttachments, prepareAttachments } from "../services/files";
+import { insertAttachments, isAttachmentRace, prepareAttachments } from "../services/files";
+import { conflict } from "../errors";
 
 const intParam = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`).min(0, `${label} must not be negative`);
 
@@ -82,9 +83,15 @@ export const gigRoutes = new Hono<AppEnv>()
     const me = requireMember(c);
     const body = await parseJson(c, submitBody);
     const files = await prepareAttachments(c.var.db, me.id, c.req.param("id"), body.attachments);
-    await submitWork(depsOf(c), me, c.req.param("id"), body.workSubmission, files.map((f) => f.view), (change, won) =>
-      insertAttachments(change, won, files),
-    );
+    try {
+      await submitWork(depsOf(c), me, c.req.param("id"), body.workSubmission, files.map((f) => f.view), (change, won) =>
+        insertAttachments(change, won, files),
+      );
+    } catch (err) {
+      // Another submission or message took one of these uploads after the check above: nothing was written.
+      if (isAttachmentRace(err)) throw conflict("One of these files is already attached to a gig. Please upload it again.", "upload_already_attached");
+      throw err;
+    }
     return c.json({ success: true });
   })
   .post("/:id/request-revision", async (c) => {
