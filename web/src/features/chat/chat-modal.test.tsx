@@ -241,4 +241,56 @@ describe("ChatModal", () => {
     act(() => vi.advanceTimersByTime(10_000));
     expect(FakeWebSocket.instances).toHaveLength(1);
   });
+
+  it("asks for the history again when reopened: what was said live last time is not lost", async () => {
+    let history: ChatMessageView[] = [message({ message: "before" })];
+    const api = mockApi({ [`GET /api/gigs/${GIG.id}`]: () => GIG, [`GET /api/gigs/${GIG.id}/messages`]: () => history });
+    function Harness() {
+      const [open, setOpen] = useState(true);
+      return (
+        <>
+          <button onClick={() => setOpen(true)}>reopen</button>
+          <ChatModal gigId={GIG.id} open={open} onOpenChange={setOpen} />
+        </>
+      );
+    }
+    renderWithApp(<Harness />, { user: me });
+    await screen.findByText("before");
+    const ws = joinLatest();
+    const live = message({ message: "said live" });
+    ws.receive({ type: "new_message", message: live });
+    fireEvent.click(screen.getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+
+    history = [...history, live, message({ message: "sent while closed" })];
+    fireEvent.click(screen.getByRole("button", { name: "reopen" }));
+    expect(await screen.findByText("sent while closed")).toBeInTheDocument();
+    expect(screen.getByText("said live")).toBeInTheDocument();
+    expect(api.callsTo("GET", `/api/gigs/${GIG.id}/messages`)).toHaveLength(2);
+  });
+
+  it("says why and stops when the server refuses the join, and Send stays off", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderChat();
+    await screen.findByRole("textbox", { name: "Message" });
+    const ws = socket();
+    ws.open();
+    ws.receive({ type: "auth_success" });
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    ws.receive({ type: "error", message: "Only the gig's hirer and worker can chat here" });
+    expect(screen.getByRole("status")).toHaveTextContent("Not connected");
+    expect(screen.getByText("Only the gig's hirer and worker can chat here")).toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    await userEvent.setup({ advanceTimers: vi.advanceTimersByTime }).type(screen.getByRole("textbox", { name: "Message" }), "hello");
+    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+  });
+
+  it("asks a signed-out visitor to sign in instead of connecting", async () => {
+    mockApi({ [`GET /api/gigs/${GIG.id}`]: () => GIG });
+    renderWithApp(<ChatModal gigId={GIG.id} open onOpenChange={() => {}} />);
+    expect(await screen.findByText("Please sign in to chat.")).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("Not connected");
+    expect(FakeWebSocket.instances).toHaveLength(0);
+  });
 });

@@ -43,6 +43,7 @@ const CONNECTION_TEXT: Record<ChatConnection, { label: string; dot: string }> = 
   connected: { label: "Connected", dot: "bg-green-500" },
   connecting: { label: "Connecting...", dot: "bg-amber-400 animate-pulse" },
   disconnected: { label: "Disconnected, reconnecting...", dot: "bg-red-500" },
+  closed: { label: "Not connected", dot: "bg-stone-400" },
 };
 
 export interface ChatModalProps {
@@ -143,7 +144,7 @@ function ChatPanel({ gigId }: { gigId: string }) {
           maxLength={CHAT_MESSAGE_MAX_LENGTH}
           className="min-h-12 flex-1 resize-none"
         />
-        <Button type="submit" disabled={!draft.trim()}>
+        <Button type="submit" disabled={!draft.trim() || status !== "connected"}>
           Send
         </Button>
       </form>

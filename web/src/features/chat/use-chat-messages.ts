@@ -36,6 +36,8 @@ export function useChatMessages(gigId: string, enabled: boolean) {
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
     enabled,
+    // Reopened, the chat asks again: what was said live last time, or since, is not in the cached pages.
+    refetchOnMount: "always",
   });
   const [live, setLive] = useState<ChatMessageView[]>([]);
   const receive = useCallback((message: ChatMessageView) => {

@@ -1,12 +1,14 @@
 // The live side of a gig's chat (SPEC.md §7 Real-time chat): connect to /ws?gigId=, authenticate with the
 // session token, join the gig, then receive new_message frames. Every frame is parsed, never cast.
-// A close schedules a reconnect 3 s later; sending while not joined is only logged (SPEC.md §8).
+// A close schedules a reconnect 3 s later; sending while not joined is only logged (SPEC.md §8). Signed
+// out, or refused by the server before joining (not a party, session ended), it stays closed and says why.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { CHAT_RECONNECT_MS, frameJson, serverFrameSchema, type ChatMessageView } from "../../../../domain/chat-protocol";
 import type { AttachmentRef } from "../../../../domain/files";
 import { getSessionToken } from "../../lib/api";
 
-export type ChatConnection = "connecting" | "connected" | "disconnected";
+/** "closed": not trying, for a reason shown as the problem (signed out, or the server refused the join). */
+export type ChatConnection = "connecting" | "connected" | "disconnected" | "closed";
 
 export interface ChatSocketHandlers {
   onMessage: (message: ChatMessageView) => void;
@@ -32,15 +34,20 @@ export function useChatSocket(gigId: string, enabled: boolean, handlers: ChatSoc
   });
 
   useEffect(() => {
-    if (!enabled) return;
+    if (!enabled) {
+      setStatus("closed");
+      setProblem("Please sign in to chat.");
+      return;
+    }
     let stopped = false;
+    let refused = false;
     let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
     let joins = 0;
 
     const connect = () => {
       const sessionToken = getSessionToken();
       if (!sessionToken) {
-        setStatus("disconnected");
+        setStatus("closed");
         setProblem("Please sign in to chat.");
         return;
       }
@@ -74,8 +81,12 @@ export function useChatSocket(gigId: string, enabled: boolean, handlers: ChatSoc
           case "error":
             if (joinedRef.current) handlersRef.current.onSendError?.(frame.message);
             else {
+              // Refused before joining: trying again would be refused again.
               console.error("Chat connection refused:", frame.message);
+              refused = true;
+              setStatus("closed");
               setProblem(frame.message);
+              ws.close();
             }
             break;
           default: {
@@ -87,7 +98,7 @@ export function useChatSocket(gigId: string, enabled: boolean, handlers: ChatSoc
       ws.onclose = () => {
         if (socketRef.current === ws) socketRef.current = null;
         joinedRef.current = false;
-        if (stopped) return;
+        if (stopped || refused) return;
         setStatus("disconnected");
         reconnectTimer = setTimeout(connect, CHAT_RECONNECT_MS);
       };
