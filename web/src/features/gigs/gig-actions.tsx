@@ -250,6 +250,7 @@ function SubmitWorkPanel({ gig, onSubmitted }: { gig: Gig; onSubmitted: () => vo
 function ApproveButton({ gig, onApproved }: { gig: Gig; onApproved: () => void }) {
   const { toast } = useToast();
   const fail = useFailureToast();
+  const { refreshUser } = useAuth();
   const approve = useGigMutation(() => gigApi.approve(gig.id));
   return (
     <Notice tone="info">
@@ -261,6 +262,7 @@ function ApproveButton({ gig, onApproved }: { gig: Gig; onApproved: () => void }
           approve.mutate(undefined, {
             onSuccess: () => {
               toast({ title: "Work Approved", description: `Payment Released: ${formatSats(workerPayout(gig.payment))} are on the way to the worker.` });
+              void refreshUser(); // the gig completed: the hirer's own counts on /profile changed
               onApproved();
             },
             onError: fail("Failed to Approve Work"),

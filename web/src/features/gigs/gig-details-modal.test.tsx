@@ -204,9 +204,12 @@ describe("gig details modal", () => {
     expect(await findToast("Failed to Raise Dispute")).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/gigs/gig-1/dispute")[0]!.body).toEqual({ reason: "Menu page missing" });
 
+    const reads = api.callsTo("GET", "/api/user/me").length;
     await user.click(within(dialog).getByRole("button", { name: /Approve & Release Payment/ }));
     expect(await findToast("Work Approved")).toBeInTheDocument();
     expect(await findToast(/Payment Released: 9,750 sats/)).toBeInTheDocument();
+    // The hirer's own completed and successful counts changed: their user is read again.
+    await waitFor(() => expect(api.callsTo("GET", "/api/user/me").length).toBeGreaterThan(reads));
   });
 
   it("cancels a funded gig and says what was refunded", async () => {

@@ -1,6 +1,8 @@
+import { useQuery } from "@tanstack/react-query";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
+import { apiJson } from "../../lib/api";
 import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
@@ -73,6 +75,37 @@ describe("profile edit form", () => {
     });
     await waitFor(() => expect(api.callsTo("GET", "/api/user/me")).toHaveLength(1));
     expect(screen.getByRole("button", { name: "Edit Profile" })).toBeInTheDocument();
+  });
+
+  it("after a save, reads again what shows the member's name elsewhere: their gigs and public profile", async () => {
+    const member = makeUser({ id: "me-1", displayName: "Satoshi", lightningAddress: "satoshi@getalby.com" });
+    const api = mockApi({
+      "PATCH /api/user/me": () => member,
+      "GET /api/user/me": () => member,
+      "GET /api/gigs/g-1": () => ({ id: "g-1" }),
+      "GET /api/users/me-1": () => member,
+    });
+    function ShownElsewhere() {
+      useQuery({ queryKey: ["/api/gigs", "g-1"], queryFn: () => apiJson("GET", "/api/gigs/g-1") });
+      useQuery({ queryKey: ["/api/users", "me-1"], queryFn: () => apiJson("GET", "/api/users/me-1") });
+      return null;
+    }
+    renderWithApp(
+      <>
+        <OwnProfile user={member} />
+        <ShownElsewhere />
+      </>,
+      { user: member },
+    );
+    await waitFor(() => expect(api.callsTo("GET", "/api/gigs/g-1")).toHaveLength(1));
+    const user = userEvent.setup();
+    await startEditing(user);
+    await user.clear(screen.getByLabelText("Display Name"));
+    await user.type(screen.getByLabelText("Display Name"), "Nakamoto");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(await findToast("Settings Updated")).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo("GET", "/api/gigs/g-1")).toHaveLength(2));
+    expect(api.callsTo("GET", "/api/users/me-1")).toHaveLength(2);
   });
 
   it("accepts an LNURL", async () => {

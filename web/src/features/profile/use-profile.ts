@@ -27,10 +27,15 @@ export interface ProfileEdit {
 /** PATCH /api/user/me, then the session's user is fetched again (SPEC.md §7: the answer is not read). */
 export function useUpdateProfile() {
   const { refreshUser } = useAuth();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (edit: ProfileEdit) => {
       await apiJson<OwnUser>("PATCH", "/api/user/me", edit);
       await refreshUser();
+      // The member's name and picture also show on their public profile and on their gigs.
+      await Promise.all(
+        [["/api/users/by-npub"], ["/api/users"], ["/api/gigs"]].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+      );
     },
   });
 }
