@@ -144,7 +144,18 @@ describe("gig details modal", () => {
     expect(within(dialog).getByRole("button", { name: "Cancel Gig" })).toBeInTheDocument();
     expect(within(dialog).getByRole("button", { name: "Reject Ann" })).toBeInTheDocument();
 
+    // While one decision is on its way, no other can be sent.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const slow = api.fetchMock.getMockImplementation()!;
+    api.fetchMock.mockImplementationOnce(async (input, init) => {
+      await answered;
+      return slow(input, init);
+    });
     await user.click(within(dialog).getByRole("button", { name: "Approve Ann" }));
+    expect(within(dialog).getByRole("button", { name: "Reject Ann" })).toBeDisabled();
+    expect(within(dialog).getByRole("button", { name: "Enable Claim for Ben" })).toBeDisabled();
+    answer();
     expect(await findToast("Interest Approved")).toBeInTheDocument();
     expect(api.callsTo("PATCH", "/api/pre-claim-messages/m-1/approve")).toHaveLength(1);
 

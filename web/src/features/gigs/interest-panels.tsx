@@ -114,7 +114,8 @@ export function InterestReviewPanel({ messages, loading }: { messages: InterestM
       },
     );
   };
-  const busy = (messageId: string) => decide.isPending && decide.variables?.messageId === messageId;
+  // One decision at a time: a second press elsewhere would leave the first message's buttons live while it is sent.
+  const busy = decide.isPending;
 
   return (
     <section aria-labelledby={`${id}-review`} className="flex flex-col gap-2">
@@ -147,18 +148,18 @@ export function InterestReviewPanel({ messages, loading }: { messages: InterestM
                 <p className="text-sm break-words whitespace-pre-wrap text-stone-700">{m.message}</p>
                 {m.status === "pending" && (
                   <div className="flex flex-wrap gap-2">
-                    <Button size="sm" onClick={() => run(m.id, "approve")} disabled={busy(m.id)} aria-label={`Approve ${name}`}>
+                    <Button size="sm" onClick={() => run(m.id, "approve")} disabled={busy} aria-label={`Approve ${name}`}>
                       <CheckIcon />
                       Approve
                     </Button>
-                    <Button size="sm" variant="outline" onClick={() => run(m.id, "reject")} disabled={busy(m.id)} aria-label={`Reject ${name}`}>
+                    <Button size="sm" variant="outline" onClick={() => run(m.id, "reject")} disabled={busy} aria-label={`Reject ${name}`}>
                       <XIcon />
                       Reject
                     </Button>
                   </div>
                 )}
                 {m.status === "approved" && !m.claimEnabled && (
-                  <Button size="sm" className="self-start" onClick={() => run(m.id, "enable-claim")} disabled={busy(m.id)} aria-label={`Enable Claim for ${name}`}>
+                  <Button size="sm" className="self-start" onClick={() => run(m.id, "enable-claim")} disabled={busy} aria-label={`Enable Claim for ${name}`}>
                     Enable Claim
                   </Button>
                 )}
