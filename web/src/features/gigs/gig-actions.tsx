@@ -388,17 +388,21 @@ export function CancelGigButton({ gig, isHirer, onCancelled }: { gig: Gig; isHir
   const fail = useFailureToast();
   const [confirming, setConfirming] = useState(false);
   const cancel = useGigMutation(() => gigApi.cancel(gig.id));
+  // The hirer of a service offering who has not paid withdraws the hire: the worker's offer opens again.
+  const withdrawing = isHirer && gig.gigType === "service_offering" && gig.status === "pending_payment";
   const run = () =>
     cancel.mutate(undefined, {
       onSuccess: (answer) => {
         setConfirming(false);
         const amount = answer?.refund?.amount;
-        toast({
-          title: "Gig Cancelled",
-          description: amount
-            ? `Refunded: ${formatSats(amount)} ${isHirer ? "are being sent to your" : "are being sent to the hirer's"} Lightning address.`
-            : "The gig is no longer active.",
-        });
+        if (withdrawing) toast({ title: "Hire Withdrawn", description: "Nothing was charged. The offer is open to others again." });
+        else
+          toast({
+            title: "Gig Cancelled",
+            description: amount
+              ? `Refunded: ${formatSats(amount)} ${isHirer ? "are being sent to your" : "are being sent to the hirer's"} Lightning address.`
+              : "The gig is no longer active.",
+          });
         onCancelled?.();
       },
       onError: fail("Failed to Cancel Gig"),
@@ -414,7 +418,9 @@ export function CancelGigButton({ gig, isHirer, onCancelled }: { gig: Gig; isHir
   return (
     <div role="group" aria-label="Confirm cancellation" className="flex w-full flex-wrap items-center gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
       <span className="flex-1">
-        Cancel this gig?{gig.escrowStatus === "funded" ? ` The escrow (${formatSats(gig.totalCharge ?? gig.payment)}) is refunded to the hirer.` : ""}
+        {withdrawing
+          ? "Withdraw your hire? Nothing has been charged, and the offer opens to others again."
+          : `Cancel this gig?${gig.escrowStatus === "funded" ? ` The escrow (${formatSats(gig.totalCharge ?? gig.payment)}) is refunded to the hirer.` : ""}`}
       </span>
       <Button size="sm" variant="outline" onClick={() => setConfirming(false)} disabled={cancel.isPending}>
         Keep Gig

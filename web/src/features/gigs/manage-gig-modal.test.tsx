@@ -48,11 +48,16 @@ describe("gig management modal", () => {
     expect(within(dialog).getByRole("button", { name: "Cancel Gig" })).toBeInTheDocument();
   });
 
-  it("gives a hirer who has not paid for a service offering no edit form, only withdrawing", async () => {
+  it("gives a hirer who has not paid for a service offering no edit form, only withdrawing the hire", async () => {
     const offer = makeGig({ id: "g-3", gigType: "service_offering", status: "pending_payment", escrowStatus: "pending", posterId: "w-1", workerId: "w-1", hirerId: "me" });
-    renderManage(offer);
+    const { api, user } = renderManage(offer, { "POST /api/gigs/g-3/cancel": () => ({ success: true }) });
     const dialog = await screen.findByRole("dialog", { name: "Manage Gig" }, { timeout: 5000 });
-    expect(await within(dialog).findByRole("button", { name: "Cancel Gig" })).toBeInTheDocument();
     expect(within(dialog).queryByLabelText("Title")).not.toBeInTheDocument();
+    await user.click(await within(dialog).findByRole("button", { name: "Cancel Gig" }));
+    expect(within(dialog).getByText("Withdraw your hire? Nothing has been charged, and the offer opens to others again.")).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Yes, Cancel Gig" }));
+    expect(await findToast("Hire Withdrawn")).toBeInTheDocument();
+    expect(await findToast("Nothing was charged. The offer is open to others again.")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/g-3/cancel")).toHaveLength(1);
   });
 });
