@@ -95,13 +95,17 @@ describe("escrow payment modal", () => {
     expect(screen.getByText("Waiting for payment...")).toBeInTheDocument();
   });
 
-  it("says when the invoice can no longer be paid", async () => {
-    mockApi({
+  it("says when the invoice can no longer be paid, and stops asking", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api = mockApi({
       "GET /api/config": () => ({ aliasDomain: "gigstr.test", lightningBackend: "lnbits", platformFeePercent: 2.5 }),
       "GET /api/gigs/gig-pay-1": () => makeGig({ id: "gig-pay-1", status: "cancelled", escrowStatus: "pending" }),
     });
     renderWithApp(<PaymentModal payment={payment} open onOpenChange={() => {}} onPaid={() => {}} />, { user: makeUser() });
     expect(await screen.findByText("This invoice can no longer be paid")).toBeInTheDocument();
+    const polls = api.callsTo("GET", "/api/gigs/gig-pay-1").length;
+    await act(() => vi.advanceTimersByTimeAsync(5 * PAYMENT_POLL_MS));
+    expect(api.callsTo("GET", "/api/gigs/gig-pay-1")).toHaveLength(polls);
   });
 
   it("pays with the dev wallet when the dev backend runs", async () => {

@@ -49,12 +49,17 @@ export function PaymentModal({
   const queryClient = useQueryClient();
   const config = useConfig();
   const qr = useInvoiceQr(payment.paymentRequest);
-  const gig = useGig(payment.gigId, { refetchInterval: PAYMENT_POLL_MS });
+  // Polled until the invoice is paid or can no longer be (then nothing this dialog shows can change).
+  const [settled, setSettled] = useState(false);
+  const gig = useGig(payment.gigId, { refetchInterval: settled ? false : PAYMENT_POLL_MS });
   // Only a read made while this invoice is shown says anything about it (the cache may hold the gig as it was).
   const [openedAt] = useState(() => Date.now());
   const current = !gig.isPlaceholderData && gig.dataUpdatedAt >= openedAt ? gig.data : undefined;
   const paid = current?.escrowStatus === "funded" || current?.escrowStatus === "released";
   const lapsed = !!current && !paid && current.status !== "pending_payment";
+  useEffect(() => {
+    if (lapsed || paid) setSettled(true);
+  }, [lapsed, paid]);
   const fee = payment.totalCharge - payment.payment;
   const onPaidRef = useRef(onPaid);
   onPaidRef.current = onPaid;
@@ -132,6 +137,10 @@ export function PaymentModal({
             >
               {qr.data ? (
                 <img src={qr.data} alt="" width={240} height={240} className="h-48 w-48 sm:h-60 sm:w-60" />
+              ) : qr.isError ? (
+                <span className="flex h-48 w-48 items-center justify-center p-4 text-center text-sm text-stone-600 sm:h-60 sm:w-60">
+                  The QR code could not be drawn. Copy the invoice below or open it in a wallet.
+                </span>
               ) : (
                 <Skeleton className="h-48 w-48 rounded-lg sm:h-60 sm:w-60" />
               )}
