@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { useEffect } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState, type ReactNode } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
@@ -8,6 +9,7 @@ import { findToast, renderWithApp } from "../../test/render";
 import { makeGig, makeInterest } from "./gig-factories";
 import { GigDialogsProvider, useGigDialogs } from "./gig-dialogs";
 import type { Gig, InterestMessage } from "./types";
+import { gigKeys } from "./use-gigs";
 
 function OpenDetails({ gigId }: { gigId: string }) {
   const { openDetails } = useGigDialogs();
@@ -278,5 +280,24 @@ describe("gig details modal", () => {
     );
     expect(await screen.findByRole("dialog", { name: "Gig not found" })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole("status", { name: "Loading gig" })).not.toBeInTheDocument());
+  });
+
+  it("drops the copy it remembered when the gig is gone (removed by the admin since)", async () => {
+    mockApi({ "GET /api/gigs/gone-1": () => apiError(404, "Gig not found", "gig_not_found") });
+    function Remembered({ children }: { children: ReactNode }) {
+      const queryClient = useQueryClient();
+      useState(() => queryClient.setQueryData(gigKeys.detail("gone-1"), makeGig({ id: "gone-1", title: "Remembered gig" })));
+      return children;
+    }
+    renderWithApp(
+      <Remembered>
+        <GigDialogsProvider>
+          <OpenDetails gigId="gone-1" />
+        </GigDialogsProvider>
+      </Remembered>,
+      { user: makeUser({ id: "hirer" }) },
+    );
+    expect(await screen.findByRole("dialog", { name: "Gig not found" })).toBeInTheDocument();
+    expect(screen.queryByText("Remembered gig")).not.toBeInTheDocument();
   });
 });

@@ -24,17 +24,19 @@ import type { Gig } from "./types";
 
 export function GigDetailsModal({ gigId, open, onOpenChange }: { gigId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
   const gig = useGig(gigId);
+  // A copy from the cache gives way when the gig turns out to be gone (removed, or no longer visible).
+  const gone = gig.isError && gig.error instanceof ApiError && gig.error.status === 404;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-2xl" aria-describedby={undefined}>
-        {gig.data ? (
+        {gig.data && !gone ? (
           <GigDetails gig={gig.data} />
         ) : gig.isError ? (
           <>
             <DialogHeader>
-              <DialogTitle>{gig.error instanceof ApiError && gig.error.status === 404 ? "Gig not found" : "Could not load the gig"}</DialogTitle>
+              <DialogTitle>{gone ? "Gig not found" : "Could not load the gig"}</DialogTitle>
               <DialogDescription>
-                {gig.error instanceof ApiError && gig.error.status === 404
+                {gone
                   ? "It may have been removed, or it is not visible to you."
                   : errorText(gig.error, "Please try again.")}
               </DialogDescription>
