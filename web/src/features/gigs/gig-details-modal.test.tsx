@@ -280,6 +280,9 @@ describe("gig details modal", () => {
     );
     expect(await screen.findByRole("dialog", { name: "Gig not found" })).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole("status", { name: "Loading gig" })).not.toBeInTheDocument());
+    // Signed out, it may be theirs to see once signed in.
+    await userEvent.click(screen.getByRole("button", { name: "Login with Nostr" }));
+    expect(await screen.findByRole("dialog", { name: "Login with Nostr" })).toBeInTheDocument();
   });
 
   it("drops the copy it remembered when the gig is gone (removed by the admin since)", async () => {
