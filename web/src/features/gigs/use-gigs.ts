@@ -1,6 +1,6 @@
 // Query hooks of the gigs area. Keys start with the request path (SPEC.md §7), so invalidating
 // gigKeys.all() refreshes every list, every gig and its interest messages after an action.
-import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, useQueryClient, type Query, type QueryClient } from "@tanstack/react-query";
 import { apiJson, apiRequest } from "../../lib/api";
 import { useAuth } from "../auth/auth-context";
 import { browseParams, type BrowseFilters } from "./browse-query";
@@ -117,7 +117,7 @@ export function findCachedGig(queryClient: QueryClient, id: string): Gig | undef
 }
 
 /** One gig (GET /api/gigs/{id}), read afresh whenever its modal opens. */
-export function useGig(id: string | null, options: { refetchInterval?: number | false } = {}) {
+export function useGig(id: string | null, options: { refetchInterval?: number | false | ((query: Query<Gig>) => number | false) } = {}) {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: gigKeys.detail(id ?? ""),

@@ -15,6 +15,7 @@ import { formatSats, shortId } from "../../lib/format";
 import { useConfig } from "../config/use-config";
 import { gigApi } from "../gigs/gig-api";
 import { gigKeys, useGig } from "../gigs/use-gigs";
+import type { Gig } from "../gigs/types";
 import type { PaymentRequestInfo } from "./payment-types";
 
 export const PAYMENT_POLL_MS = 2000;
@@ -33,6 +34,16 @@ function useInvoiceQr(paymentRequest: string) {
   });
 }
 
+/**
+ * What the gig says of the invoice shown since `openedAt`: only a read made while it is shown counts (the
+ * cache may hold the gig as it was); the escrow funded, or the gig no longer waiting for a payment.
+ */
+function invoiceOutcome(gig: Gig | undefined, readAt: number, openedAt: number): "waiting" | "paid" | "lapsed" {
+  if (!gig || readAt < openedAt) return "waiting";
+  if (gig.escrowStatus === "funded" || gig.escrowStatus === "released") return "paid";
+  return gig.status === "pending_payment" ? "waiting" : "lapsed";
+}
+
 export function PaymentModal({
   payment,
   open,
@@ -49,17 +60,14 @@ export function PaymentModal({
   const queryClient = useQueryClient();
   const config = useConfig();
   const qr = useInvoiceQr(payment.paymentRequest);
-  // Polled until the invoice is paid or can no longer be (then nothing this dialog shows can change).
-  const [settled, setSettled] = useState(false);
-  const gig = useGig(payment.gigId, { refetchInterval: settled ? false : PAYMENT_POLL_MS });
-  // Only a read made while this invoice is shown says anything about it (the cache may hold the gig as it was).
   const [openedAt] = useState(() => Date.now());
-  const current = !gig.isPlaceholderData && gig.dataUpdatedAt >= openedAt ? gig.data : undefined;
-  const paid = current?.escrowStatus === "funded" || current?.escrowStatus === "released";
-  const lapsed = !!current && !paid && current.status !== "pending_payment";
-  useEffect(() => {
-    if (lapsed || paid) setSettled(true);
-  }, [lapsed, paid]);
+  // Polled until the invoice is paid or can no longer be (then nothing this dialog shows can change).
+  const gig = useGig(payment.gigId, {
+    refetchInterval: (query) => (invoiceOutcome(query.state.data, query.state.dataUpdatedAt, openedAt) === "waiting" ? PAYMENT_POLL_MS : false),
+  });
+  const outcome = gig.isPlaceholderData ? "waiting" : invoiceOutcome(gig.data, gig.dataUpdatedAt, openedAt);
+  const paid = outcome === "paid";
+  const lapsed = outcome === "lapsed";
   const fee = payment.totalCharge - payment.payment;
   const onPaidRef = useRef(onPaid);
   onPaidRef.current = onPaid;
