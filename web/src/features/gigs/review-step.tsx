@@ -192,7 +192,7 @@ function ReviewForm({
     } finally {
       setSending(false);
       void queryClient.invalidateQueries({ queryKey: profileKeys.reviews(revieweeId) });
-      void queryClient.invalidateQueries({ queryKey: ["/api/users/by-npub"] });
+      void queryClient.invalidateQueries({ queryKey: profileKeys.byNpubAll() });
     }
   };
 

@@ -4,11 +4,14 @@ import { ALIAS_MIN_LENGTH, type OwnUser, type PublicUser } from "../../../../dom
 import { apiJson, apiRequest } from "../../lib/api";
 import { useDebouncedValue } from "../../lib/use-debounced-value";
 import { useAuth } from "../auth/auth-context";
+import { gigKeys } from "../gigs/use-gigs";
 import type { PortfolioItem, Review } from "./types";
 
 export const profileKeys = {
   byNpub: (npub: string) => ["/api/users/by-npub", npub] as const,
+  byNpubAll: () => ["/api/users/by-npub"] as const,
   byId: (id: string) => ["/api/users", id] as const,
+  byIdAll: () => ["/api/users"] as const,
   portfolio: (userId: string) => ["/api/portfolio/user", userId] as const,
   reviews: (userId: string) => ["/api/reviews/user", userId] as const,
   aliasCheck: (alias: string) => ["/api/check-gigstr-alias", { alias }] as const,
@@ -34,7 +37,7 @@ export function useUpdateProfile() {
       await refreshUser();
       // The member's name and picture also show on their public profile and on their gigs.
       await Promise.all(
-        [["/api/users/by-npub"], ["/api/users"], ["/api/gigs"]].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+        [profileKeys.byNpubAll(), profileKeys.byIdAll(), gigKeys.all()].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       );
     },
   });
