@@ -23,8 +23,7 @@ import { gigReceiptPdf } from "../services/receipts";
 import { extendDeadlineSchema, extensionRequestSchema, reviewSchema } from "../../domain/collaboration-schemas";
 import { answerExtension, extendDeadline, listExtensionRequests, requestExtension } from "../services/extensions";
 import { reviewGig } from "../services/reviews";
-import { insertAttachments, isAttachmentRace, prepareAttachments } from "../services/files";
-import { conflict } from "../errors";
+import { attachmentRaceAsConflict, insertAttachments, prepareAttachments } from "../services/files";
 
 const intParam = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`).min(0, `${label} must not be negative`);
 
@@ -88,9 +87,8 @@ export const gigRoutes = new Hono<AppEnv>()
         insertAttachments(change, won, files),
       );
     } catch (err) {
-      // Another submission or message took one of these uploads after the check above: nothing was written.
-      if (isAttachmentRace(err)) throw conflict("One of these files is already attached to a gig. Please upload it again.", "upload_already_attached");
-      throw err;
+      // Another submission or message took one of these uploads after the check above.
+      throw attachmentRaceAsConflict(err);
     }
     return c.json({ success: true });
   })

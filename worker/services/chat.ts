@@ -9,8 +9,8 @@ import { isAdminToken } from "../auth/admin";
 import { liveAdminTokens, membersForTokens } from "../auth/live-sessions";
 import { AtomicChange, ALWAYS } from "../db/atomic";
 import { attachments, chatMessages, users } from "../db/schema";
-import { badRequest, conflict } from "../errors";
-import { attachmentView, insertAttachments, isAttachmentRace, prepareAttachments } from "./files";
+import { badRequest } from "../errors";
+import { attachmentRaceAsConflict, attachmentView, insertAttachments, prepareAttachments } from "./files";
 import { gigHistoryForParty } from "./gig-access";
 import { notify } from "./notifications";
 import type { GigRow } from "./gig-views";
@@ -110,8 +110,7 @@ export async function storeChatMessage(
   try {
     await change.commit();
   } catch (err) {
-    if (isAttachmentRace(err)) throw conflict("This file is already attached to a gig. Please upload it again.", "upload_already_attached");
-    throw err;
+    throw attachmentRaceAsConflict(err, "This file is already attached to a gig. Please upload it again.");
   }
 
   return {

@@ -196,7 +196,7 @@ export async function prepareAttachments(db: Db, ownerId: string, gigId: string,
       .from(attachments)
       .where(inArray(attachments.uploadId, prepared.map((p) => p.row.uploadId)))
       .limit(1);
-    if (taken.length > 0) throw conflict("One of these files is already attached to a gig. Please upload it again.", "upload_already_attached");
+    if (taken.length > 0) throw conflict(ALREADY_ATTACHED, "upload_already_attached");
   }
   return prepared;
 }
@@ -206,9 +206,15 @@ export function insertAttachments(change: AtomicChange, when: Guard, prepared: r
   for (const p of prepared) change.insert("attachments", { ...p.row, createdAt: change.at }, when);
 }
 
-/** A batch that failed because an upload was linked twice at the same moment. */
-export function isAttachmentRace(err: unknown): boolean {
-  return err instanceof Error && /UNIQUE constraint failed: attachments\.upload_id/.test(`${err.message} ${String(err.cause ?? "")}`);
+const ALREADY_ATTACHED = "One of these files is already attached to a gig. Please upload it again.";
+
+/**
+ * A batch that failed because an upload was linked twice at the same moment (the unique upload id), as the
+ * 409 prepareAttachments answers when it sees it first; any other error as it was. Nothing was written.
+ */
+export function attachmentRaceAsConflict(err: unknown, message = ALREADY_ATTACHED): unknown {
+  const race = err instanceof Error && /UNIQUE constraint failed: attachments\.upload_id/.test(`${err.message} ${String(err.cause ?? "")}`);
+  return race ? conflict(message, "upload_already_attached") : err;
 }
 
 export function attachmentView(row: Pick<AttachmentRow, "id" | "filename" | "fileSize" | "mimeType">): AttachmentView {
