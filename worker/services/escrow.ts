@@ -134,6 +134,12 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
 }
 
 /**
+ * A service offering's unpaid hire ends (the hirer withdrew, or the invoice expired): the offer is open
+ * again with no hirer. Whoever ends it also turns that member's claim off (interest.ts disableClaim).
+ */
+export const UNPAID_HIRE_ENDED = { status: "open", hirerId: null, hiredAt: null, fundingInvoiceId: null } as const;
+
+/**
  * How long after its expiry we stop waiting for an invoice the wallet still calls pending, or no longer
  * knows. Wallets say "expired" themselves once a payment in flight at expiry can no longer settle
  * (INVOICE_EXPIRY_GRACE_MS after it); this is for one that never does.
@@ -178,7 +184,7 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
   const revertSet =
     gig.gigType === "job_request"
       ? { status: "cancelled", cancelledAt: change.at, fundingInvoiceId: null }
-      : { status: "open", hirerId: null, hiredAt: null, fundingInvoiceId: null };
+      : UNPAID_HIRE_ENDED;
   const reverted = change.compareAndSet(
     "gigs",
     gig.id,

@@ -9,7 +9,7 @@ import { preClaimMessages } from "../db/schema";
 import { badRequest, conflict, forbidden } from "../errors";
 import { addGigEvent } from "./gig-events";
 import { getGig, loadGig, type Viewer } from "./gigs";
-import { recordInvoice, refundEscrow, releaseEscrow, requestFundingInvoice, watchInvoice } from "./escrow";
+import { recordInvoice, refundEscrow, releaseEscrow, requestFundingInvoice, UNPAID_HIRE_ENDED, watchInvoice } from "./escrow";
 import { disableClaim } from "./interest";
 import { notify, type NotificationDraft } from "./notifications";
 import { attemptPayout } from "./payouts";
@@ -200,7 +200,7 @@ export async function cancelGig(deps: Deps, me: UserRow, gigId: string): Promise
 
   if (gig.gigType === "service_offering" && gig.status === "pending_payment" && me.id === gig.hirerId) {
     await applyTransition(deps, gig, me.id, {
-      set: { status: "open", hirerId: null, hiredAt: null, fundingInvoiceId: null },
+      set: UNPAID_HIRE_ENDED,
       event: { type: "hire_withdrawn" },
       rows: (change, won) => disableClaim(change, won, gig.id, me.id),
       notify: (g) => [
