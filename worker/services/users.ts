@@ -128,9 +128,6 @@ const ACTIVE_ESCROW = "You have gigs with active escrow or payments on their way
  */
 export async function deleteAccount(deps: Pick<Deps, "db" | "d1">, me: UserRow): Promise<void> {
   const guard = noMoneyInPlay(me.id);
-  const clear = await deps.d1.prepare(`SELECT ${guard.sql} AS ok`).bind(...guard.params).first<number>("ok");
-  if (!clear) throw conflict(ACTIVE_ESCROW, "active_escrow");
-
   const offerings = await deps.db
     .select({ id: gigs.id })
     .from(gigs)
@@ -141,15 +138,10 @@ export async function deleteAccount(deps: Pick<Deps, "db" | "d1">, me: UserRow):
     addGigEvent(change, cancelled, { gigId: id, type: "cancelled", actorId: me.id, data: { reason: "account_deleted" } });
   }
   change.raw(deps.d1.prepare(`DELETE FROM sessions WHERE user_id = ? AND ${guard.sql}`).bind(me.id, ...guard.params));
-  change.raw(
-    deps.d1
-      .prepare(
-        `UPDATE users SET username = ?, nostr_pubkey = NULL, display_name = ?, profile_picture = NULL, bio = NULL, nip05 = NULL,
-           lightning_address = NULL, deleted_at = ? WHERE id = ? AND ${guard.sql}`,
-      )
-      .bind(`deleted-${me.id}`, DELETED_USER_NAME, change.at, me.id, ...guard.params),
-  );
+  const scrubbed = { username: `deleted-${me.id}`, nostrPubkey: null, displayName: DELETED_USER_NAME, profilePicture: null, bio: null, nip05: null, lightningAddress: null, deletedAt: change.at };
+  change.update("users", scrubbed, where("id = ?", me.id), guard);
   await change.commit();
+  // The guard decided, in the batch: money in play (now, or landed meanwhile) left everything as it was.
   const after = await deps.db.query.users.findFirst({ where: eq(users.id, me.id), columns: { deletedAt: true } });
-  if (!after?.deletedAt) throw conflict(ACTIVE_ESCROW, "active_escrow"); // a hire or payment landed meanwhile
+  if (!after?.deletedAt) throw conflict(ACTIVE_ESCROW, "active_escrow");
 }
