@@ -3,9 +3,24 @@ import { Card } from "../../components/ui/card";
 import { LockIcon } from "../../components/ui/icons";
 import { useLoginDialog } from "./login-dialog-context";
 
+/** "Login with Nostr": opens the login dialog, after `leaving` (closing the dialog the button sits in). */
+export function LoginButton({ leaving, className }: { leaving?: () => void; className?: string }) {
+  const { openLogin } = useLoginDialog();
+  return (
+    <Button
+      className={className}
+      onClick={() => {
+        leaving?.();
+        openLogin();
+      }}
+    >
+      Login with Nostr
+    </Button>
+  );
+}
+
 /** Shown in place of a members-only tab for visitors (SPEC.md §2 Post tab, Active tab). */
 export function LoginRequiredCard({ action }: { action: string }) {
-  const { openLogin } = useLoginDialog();
   return (
     <Card className="mx-auto flex max-w-md flex-col items-center gap-3 p-8 text-center">
       <span className="flex h-12 w-12 items-center justify-center rounded-full bg-brand-100 text-brand-700">
@@ -13,9 +28,7 @@ export function LoginRequiredCard({ action }: { action: string }) {
       </span>
       <h2 className="text-lg font-semibold">Login Required</h2>
       <p className="text-sm text-stone-600">Please login with Nostr to {action}.</p>
-      <Button onClick={openLogin} className="mt-1">
-        Login with Nostr
-      </Button>
+      <LoginButton className="mt-1" />
     </Card>
   );
 }

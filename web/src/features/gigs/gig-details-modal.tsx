@@ -4,7 +4,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
-import { Button } from "../../components/ui/button";
 import { CopyButton } from "../../components/ui/copy-button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { CheckIcon, LockIcon } from "../../components/ui/icons";
@@ -14,7 +13,7 @@ import { cn } from "../../lib/cn";
 import { formatDate, formatSats, shortId, shorten } from "../../lib/format";
 import { timeRemaining } from "../../../../domain/format";
 import { useAuth } from "../auth/auth-context";
-import { useLoginDialog } from "../auth/login-dialog-context";
+import { LoginButton } from "../auth/login-required-card";
 import { AttachmentList } from "../files/attachment-list";
 import { useGigAttachments } from "../files/use-gig-attachments";
 import { GigActions } from "./gig-actions";
@@ -27,7 +26,6 @@ import type { Gig } from "./types";
 export function GigDetailsModal({ gigId, open, onOpenChange }: { gigId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
   const gig = useGig(gigId);
   const { user } = useAuth();
-  const { openLogin } = useLoginDialog();
   // A copy from the cache gives way when the gig turns out to be gone (removed, or no longer visible).
   const gone = gig.isError && gig.error instanceof ApiError && gig.error.status === 404;
   return (
@@ -47,15 +45,7 @@ export function GigDetailsModal({ gigId, open, onOpenChange }: { gigId: string; 
             </DialogHeader>
             {gone && !user && (
               // A link to someone's own gig, opened while signed out: it may be theirs to see once signed in.
-              <Button
-                className="self-start"
-                onClick={() => {
-                  onOpenChange(false);
-                  openLogin();
-                }}
-              >
-                Login with Nostr
-              </Button>
+              <LoginButton className="self-start" leaving={() => onOpenChange(false)} />
             )}
           </>
         ) : (

@@ -8,12 +8,11 @@ import { FormField, Textarea, describedBy } from "../../components/ui/input";
 import { useToast } from "../../components/ui/toast";
 import { errorText } from "../../lib/api";
 import { useAuth } from "../auth/auth-context";
-import { useLoginDialog } from "../auth/login-dialog-context";
+import { LoginButton } from "../auth/login-required-card";
 import { SUGGESTION_MAX_LENGTH, SUGGESTION_REQUIRED, useSendSuggestion } from "./use-suggestions";
 
 export function SuggestionDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { user } = useAuth();
-  const { openLogin } = useLoginDialog();
   const { toast } = useToast();
   const send = useSendSuggestion();
   const fieldId = useId();
@@ -86,15 +85,7 @@ export function SuggestionDialog({ open, onOpenChange }: { open: boolean; onOpen
             </span>
             <h3 className="font-semibold text-stone-900">Login Required</h3>
             <p className="text-sm text-stone-600">Please login with Nostr to send a suggestion.</p>
-            <Button
-              className="mt-1"
-              onClick={() => {
-                setOpen(false);
-                openLogin();
-              }}
-            >
-              Login with Nostr
-            </Button>
+            <LoginButton className="mt-1" leaving={() => setOpen(false)} />
           </div>
         )}
       </DialogContent>
