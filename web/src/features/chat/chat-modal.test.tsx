@@ -280,6 +280,7 @@ describe("ChatModal", () => {
     ws.receive({ type: "error", message: "Only the gig's hirer and worker can chat here" });
     expect(screen.getByRole("status")).toHaveTextContent("Not connected");
     expect(screen.getByText("Only the gig's hirer and worker can chat here")).toBeInTheDocument();
+    expect(screen.queryByText("No messages yet. Say hello!")).not.toBeInTheDocument();
     act(() => vi.advanceTimersByTime(10_000));
     expect(FakeWebSocket.instances).toHaveLength(1);
     await userEvent.setup({ advanceTimers: vi.advanceTimersByTime }).type(screen.getByRole("textbox", { name: "Message" }), "hello");

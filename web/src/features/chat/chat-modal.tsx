@@ -115,9 +115,14 @@ function ChatPanel({ gigId }: { gigId: string }) {
           </Button>
         )}
         {history.isPending && signedIn && <p className="text-center text-sm text-stone-500">Loading messages...</p>}
-        {history.isError && <p className="text-center text-sm text-red-600">Could not load earlier messages.</p>}
-        {problem && <p className="text-center text-sm text-red-600">{problem}</p>}
-        {!history.isPending && messages.length === 0 && <p className="text-center text-sm text-stone-500">No messages yet. Say hello!</p>}
+        {/* Refused or signed out, the reason says it all: no history error beside it, no invitation to say hello. */}
+        {problem ? (
+          <p className="text-center text-sm text-red-600">{problem}</p>
+        ) : history.isError ? (
+          <p className="text-center text-sm text-red-600">Could not load earlier messages.</p>
+        ) : (
+          !history.isPending && messages.length === 0 && <p className="text-center text-sm text-stone-500">No messages yet. Say hello!</p>
+        )}
         {messages.map((m) => (
           <ChatBubble key={m.id} message={m} role={chatRoleOf(m, gig.data, user?.id)} />
         ))}
