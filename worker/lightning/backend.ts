@@ -28,9 +28,18 @@ export interface InvoiceLookup {
 }
 
 export type PayResult =
-  | { status: "succeeded"; preimage: string; feeSats: number }
-  /** The backend refused or the payment definitely failed: nothing left the wallet; safe to retry. */
-  | { status: "failed"; reason: string }
+  /**
+   * `preimage` is null when the wallet reports the payment settled without one (some LNbits funding
+   * sources do): the wallet's "paid" is the outcome. `feeSats` is everything the wallet charged on top
+   * of the amount (for LNbits: routing plus its own service fee, which it reports as one number).
+   */
+  | { status: "succeeded"; preimage: string | null; feeSats: number }
+  /**
+   * The backend refused or the payment definitely failed: nothing left the wallet; safe to retry.
+   * `feeOverCapSats`: refused before paying because the wallet would charge that much in fees, above
+   * the cap. Retrying changes nothing (e.g. an LNbits service fee): the payout waits for the admin.
+   */
+  | { status: "failed"; reason: string; feeOverCapSats?: number }
   /** Nobody knows yet (time-out, 5xx, unreadable answer): look it up by payment hash, never retry blind. */
   | { status: "unknown"; reason: string };
 

@@ -1,15 +1,17 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LightningError } from "./backend";
 import { LnbitsBackend } from "./lnbits";
-import { scriptedFetch, strangerInvoice, type Handler, type Routes } from "./test-helpers";
+import { fakeLnbits, scriptedFetch, strangerInvoice, type Handler, type Routes } from "./test-helpers";
 
 const BASE = "https://lnbits.example.com";
 const PAYMENTS = `${BASE}/api/v1/payments`;
 const RESERVE = `${BASE}/api/v1/payments/fee-reserve`;
+const WALLET = `${BASE}/api/v1/wallet`;
 
+/** LNbits answering from `routes`, its wallet check passing unless a route says otherwise. */
 function lnbits(routes: Routes, extra: { webhookUrl?: string; now?: () => number } = {}) {
-  const scripted = scriptedFetch(routes);
-  const backend = new LnbitsBackend({ url: `${BASE}/`, adminKey: "admin-key", fetch: scripted.fetch, ...extra });
+  const scripted = scriptedFetch({ [WALLET]: () => json({ id: "w1", name: "Gigstr", balance: 1_000_000_000 }), ...routes });
+  const backend = new LnbitsBackend({ url: `${BASE}/`, adminKey: "admin-key", fetch: scripted.fetch, walletChecks: new Map(), sleep: async () => {}, ...extra });
   return { backend, calls: scripted.calls };
 }
 
@@ -99,7 +101,13 @@ describe("LNbits payments", () => {
   });
 
   it("fails on LNbits' explicit failure", async () => {
-    const { backend } = await setup(() => json({ detail: "Insufficient balance.", status: "failed" }, 520));
+    invoice = await strangerInvoice({ amountMsat: 9_750_000 });
+    // LNbits refused before recording a payment: the look-up finds none.
+    const { backend } = lnbits({
+      [RESERVE]: reserve(),
+      [PAYMENTS]: () => json({ detail: "Insufficient balance.", status: "failed" }, 520),
+      [`${PAYMENTS}/${invoice.paymentHash}`]: () => json({ detail: "Payment does not exist." }, 404),
+    });
     expect(await backend.payInvoice(invoice.bolt11, 98)).toEqual({ status: "failed", reason: "LNbits: Insufficient balance." });
     const { backend: failedPayment } = await setup(() => json({ payment_hash: invoice.paymentHash, status: "failed" }, 201));
     expect((await failedPayment.payInvoice(invoice.bolt11, 98)).status).toBe("failed");
@@ -171,5 +179,151 @@ describe("LNbits payments", () => {
     const fetch = scriptedFetch({}).fetch;
     expect(() => new LnbitsBackend({ url: "nope", adminKey: "k", fetch })).toThrow(LightningError);
     expect(() => new LnbitsBackend({ url: BASE, adminKey: "", fetch })).toThrow(LightningError);
+  });
+});
+
+describe("against a fake LNbits answering as v1.5.2-rc3", () => {
+  const backendOn = (fake: ReturnType<typeof fakeLnbits>, opts: { adminKey?: string; now?: () => number } = {}) => {
+    const pauses: number[] = [];
+    const backend = new LnbitsBackend({
+      url: fake.base,
+      adminKey: opts.adminKey ?? fake.keys.admin,
+      fetch: fake.fetch,
+      walletChecks: new Map(),
+      sleep: async (ms) => void pauses.push(ms),
+      now: opts.now,
+    });
+    return { backend, pauses };
+  };
+  const payee = () => strangerInvoice({ amountMsat: 10_000_000 });
+  const posted = (fake: ReturnType<typeof fakeLnbits>) => fake.calls.filter((c) => c.method === "POST" && c.path === "/api/v1/payments").length;
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("an invoice's paidAt is when it settled, not when it was made", async () => {
+    let now = Date.parse("2026-11-24T10:00:00Z");
+    const fake = fakeLnbits({ now: () => now });
+    const { backend } = backendOn(fake, { now: () => now });
+    const created = await backend.createInvoice(1_000, "Gigstr: Logo", 3600);
+    now += 17 * 60_000;
+    fake.settleIncoming(created.paymentHash);
+    expect(await backend.lookupInvoice(created.paymentHash)).toEqual({ status: "paid", amountSats: 1_000, paidAt: "2026-11-24T10:17:00.000Z" });
+  });
+
+  it("an invoice LNbits refuses with a 520 (amount too high) is a clear, permanent refusal", async () => {
+    const { backend } = backendOn(fakeLnbits({ maxIncomingSats: 5_000 }));
+    const refused = await backend.createInvoice(6_000, "Gigstr: Logo", 3600).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(LightningError);
+    expect(refused).toMatchObject({ code: "rejected", message: expect.stringContaining("Invoice amount 6000 sats is too high. Max allowed: 5000 sats.") });
+  });
+
+  it("pays and reports what LNbits charged on top: routing plus its service fee", async () => {
+    const fake = fakeLnbits({ serviceFeePercent: 0.5, routingFeeMsat: 2_000 });
+    const { backend } = backendOn(fake);
+    // Reserve 100 + service fee 50 = 150 sats, within a cap of 200.
+    const result = await backend.payInvoice((await payee()).bolt11, 200);
+    expect(result).toMatchObject({ status: "succeeded", feeSats: 2 + 50 });
+    expect(fake.wallet.balanceMsat).toBe(1_000_000_000 - 10_000_000 - 52_000);
+  });
+
+  it("a payment LNbits reports paid without a preimage has succeeded (it does not stay in flight)", async () => {
+    const fake = fakeLnbits();
+    fake.state.outcome = "success_without_preimage";
+    const { backend } = backendOn(fake);
+    const inv = await payee();
+    expect(await backend.payInvoice(inv.bolt11, 100)).toEqual({ status: "succeeded", preimage: null, feeSats: 1 });
+    expect(await backend.lookupPayment(inv.paymentHash)).toEqual({ status: "succeeded", feeSats: 1 });
+  });
+
+  it("a payment still pending after LNbits' wait is unknown, then found settled by its hash", async () => {
+    const fake = fakeLnbits();
+    fake.state.outcome = "pending";
+    const { backend } = backendOn(fake);
+    const inv = await payee();
+    expect((await backend.payInvoice(inv.bolt11, 100)).status).toBe("unknown");
+    expect((await backend.lookupPayment(inv.paymentHash)).status).toBe("pending");
+    fake.settleOutgoing(inv.paymentHash);
+    expect(await backend.lookupPayment(inv.paymentHash)).toMatchObject({ status: "succeeded", feeSats: 1 });
+  });
+
+  it("paying a hash LNbits already paid (520 'success') is the earlier success, not a failure", async () => {
+    const fake = fakeLnbits();
+    const { backend } = backendOn(fake);
+    const inv = await payee();
+    expect((await backend.payInvoice(inv.bolt11, 100)).status).toBe("succeeded");
+    expect(await backend.payInvoice(inv.bolt11, 100)).toMatchObject({ status: "succeeded", feeSats: 1 });
+    expect(fake.wallet.balanceMsat).toBe(1_000_000_000 - 10_001_000);
+  });
+
+  it("a 520 'failed' is a failure only once a look-up after a pause confirms it", async () => {
+    const fake = fakeLnbits();
+    fake.state.outcome = "failed";
+    const { backend, pauses } = backendOn(fake);
+    expect(await backend.payInvoice((await payee()).bolt11, 100)).toEqual({ status: "failed", reason: "LNbits: Payment failed: no route" });
+    expect(pauses).toEqual([5_000]);
+
+    // The look-up after the pause finds the payment settled (the funding source sent it): not failed.
+    const inv = await payee();
+    const { backend: settledMeanwhile } = lnbits({
+      [RESERVE]: () => json({ fee_reserve: 100_000 }),
+      [PAYMENTS]: () => json({ detail: "Payment failed: withdrawal error", status: "failed" }, 520),
+      [`${PAYMENTS}/${inv.paymentHash}`]: () => json({ paid: true, preimage: inv.preimage, details: { fee: -1_000, status: "success" } }),
+    });
+    expect(await settledMeanwhile.payInvoice(inv.bolt11, 100)).toEqual({ status: "succeeded", preimage: inv.preimage, feeSats: 1 });
+    const { backend: stillPending } = lnbits({
+      [RESERVE]: () => json({ fee_reserve: 100_000 }),
+      [PAYMENTS]: () => json({ detail: "Payment failed: withdrawal error", status: "failed" }, 520),
+      [`${PAYMENTS}/${inv.paymentHash}`]: () => json({ paid: false, status: "pending", preimage: null }),
+    });
+    expect((await stillPending.payInvoice(inv.bolt11, 100)).status).toBe("unknown");
+  });
+
+  it("pays nothing when the fee-reserve call fails (the fee cap could not be checked)", async () => {
+    const fake = fakeLnbits();
+    fake.state.feeReserveDown = true;
+    const { backend } = backendOn(fake);
+    const result = await backend.payInvoice((await payee()).bolt11, 100);
+    expect(result).toMatchObject({ status: "failed", reason: expect.stringContaining("fee cap could not be checked") });
+    expect(posted(fake)).toBe(0);
+    expect(fake.wallet.balanceMsat).toBe(1_000_000_000);
+  });
+
+  it("a service fee above the cap is refused before paying, marked as over the cap so it is not retried blindly", async () => {
+    const fake = fakeLnbits({ serviceFeePercent: 2 });
+    const { backend } = backendOn(fake);
+    // 10,000 sats: reserve max(2 sats, 1 %) = 100 plus a 2 % service fee = 200: 300 sats, cap 100.
+    const result = await backend.payInvoice((await payee()).bolt11, 100);
+    expect(result).toEqual({ status: "failed", reason: expect.stringContaining("above the cap of 100"), feeOverCapSats: 300 });
+    expect(posted(fake)).toBe(0);
+  });
+
+  it("a wrong key or an invoice key is found by the wallet check, logged loudly, and nothing is paid", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const fake = fakeLnbits();
+    const { backend: wrong } = backendOn(fake, { adminKey: "not-a-key" });
+    expect(await wrong.checkWallet()).toMatchObject({ ok: false, problem: expect.stringContaining("HTTP 404: Wallet not found.") });
+    expect(await wrong.payInvoice((await payee()).bolt11, 100)).toMatchObject({ status: "failed", reason: expect.stringContaining("LNBITS_ADMIN_KEY") });
+
+    const { backend: invoiceKey } = backendOn(fake, { adminKey: fake.keys.invoice });
+    expect(await invoiceKey.checkWallet()).toMatchObject({ ok: false, problem: expect.stringContaining("invoice key") });
+    expect(await invoiceKey.payInvoice((await payee()).bolt11, 100)).toMatchObject({ status: "failed", reason: expect.stringContaining("invoice key") });
+    expect(posted(fake)).toBe(0);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining("LNbits wallet check failed"));
+
+    const { backend: admin } = backendOn(fake);
+    expect(await admin.checkWallet()).toMatchObject({ ok: true, balanceSats: 1_000_000 });
+  });
+
+  it("the wallet check is remembered for a while, then made again", async () => {
+    let now = Date.now();
+    const fake = fakeLnbits();
+    const { backend } = backendOn(fake, { now: () => now });
+    await backend.checkWallet();
+    await backend.checkWallet();
+    now += 10 * 60_000 + 1;
+    await backend.checkWallet();
+    expect(fake.calls.filter((c) => c.path === "/api/v1/wallet")).toHaveLength(2);
   });
 });

@@ -1,15 +1,19 @@
-// The `lnbits` backend: an LNbits wallet over its REST API (LNBITS_URL, LNBITS_ADMIN_KEY).
+// The `lnbits` backend: an LNbits wallet over its REST API (LNBITS_URL, LNBITS_ADMIN_KEY), checked
+// against LNbits v1.5.2-rc3 (docs/decisions/013-lnbits-api-version-checked.md).
 //
+//   wallet key check GET  /api/v1/wallet                       (an admin key's answer carries `id`)
 //   create invoice   POST /api/v1/payments {out: false, amount, memo, expiry, unit: "sat", webhook?}
 //   look up          GET  /api/v1/payments/{payment_hash}
+//   fee reserve      GET  /api/v1/payments/fee-reserve?invoice=  (routing reserve + LNbits' service fee)
 //   pay              POST /api/v1/payments {out: true, bolt11}
 //
-// How answers map, for payments (see backend.ts): LNbits says `failed` explicitly with a 520 whose
-// body has status "failed", or a Payment whose status is "failed"; a 4xx that means the request was
-// refused before anything happened (bad invoice, bad key, validation, rate limit) is failed too.
-// Everything else — time-out, network error, 5xx, 520 with status "pending", an unreadable body —
-// is `unknown`. LNbits has no per-payment fee limit: the cap is checked against its fee reserve
-// (GET /api/v1/payments/fee-reserve) before paying, and LNbits never spends more than that reserve.
+// How answers map, for payments (see backend.ts): LNbits says `failed` with a 520 {detail, status}
+// or a Payment whose status is "failed"; a 4xx means the request was refused before anything
+// happened. Because some funding sources (OpenNode, LNPay) report a payment they sent as failed, a
+// 520 `failed` is confirmed by a look-up after a pause before we call it failed. Everything else —
+// time-out, network error, 5xx, 520 "pending", an unreadable body — is `unknown`.
+// The fee cap: LNbits takes no per-payment fee limit, so nothing is paid unless its fee reserve for
+// the invoice (which includes its service fee) is known and within the cap.
 import { z } from "zod";
 import { INVOICE_EXPIRY_GRACE_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult } from "./backend";
 import { InvalidInvoiceError, decodeInvoice, fitDescription, invoiceToPay } from "./invoice";
@@ -28,7 +32,26 @@ export interface LnbitsOptions {
   /** Paying: LNbits answers when the payment settles or fails. Default 60 s. */
   payTimeoutMs?: number;
   now?: () => number;
+  /** The pause before a failure LNbits reported is confirmed by a look-up. Default 5 s. */
+  failureConfirmDelayMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Where wallet-key checks are remembered; default: one map per isolate. */
+  walletChecks?: Map<string, LnbitsWalletCheck>;
 }
+
+/** What GET /api/v1/wallet said about LNBITS_ADMIN_KEY: shown on Money Health. */
+export interface LnbitsWalletCheck {
+  ok: boolean;
+  /** ISO-8601. */
+  checkedAt: string;
+  /** What is wrong, in words the admin can act on (when not ok). */
+  problem?: string;
+  balanceSats?: number;
+}
+
+/** How long a wallet-key check is trusted before it is made again. */
+export const WALLET_CHECK_TTL_MS = 10 * 60_000;
+const walletChecksOfThisIsolate = new Map<string, LnbitsWalletCheck>();
 
 class Unclear extends Error {}
 
@@ -50,6 +73,8 @@ const paymentSchema = z.object({
   fee: z.number().optional(),
 });
 
+const walletSchema = z.object({ id: z.string().optional(), name: z.string().optional(), balance: z.number().optional() });
+
 const lookupSchema = z.object({
   paid: z.boolean(),
   status: z.string().optional(),
@@ -61,7 +86,8 @@ const lookupSchema = z.object({
       fee: z.number().optional(),
       bolt11: z.string().optional(),
       expiry: z.union([z.string(), z.number()]).nullish(),
-      time: z.union([z.string(), z.number()]).nullish(),
+      // When the payment last changed: for a paid invoice, when it settled (`time` is its creation).
+      updated_at: z.union([z.string(), z.number()]).nullish(),
     })
     .passthrough()
     .optional(),
@@ -74,6 +100,8 @@ const ZERO_PREIMAGE = /^0*$/;
 const REFUSED = new Set([400, 401, 403, 404, 405, 422, 429]);
 
 const msatToSats = (msat: number) => Math.ceil(Math.abs(msat) / 1000);
+/** A preimage worth keeping: LNbits reports "paid" without one (null or zeros) on some funding sources. */
+const keptPreimage = (preimage: string | null | undefined) => (preimage && !ZERO_PREIMAGE.test(preimage) ? preimage : null);
 
 function describe(body: unknown): string {
   const parsed = errorSchema.safeParse(body);
@@ -98,6 +126,40 @@ export class LnbitsBackend implements LightningBackend {
     if (!options.adminKey) throw new LightningError("LNBITS_ADMIN_KEY is not set", "configuration");
     this.base = url.href.replace(/\/+$/, "");
     this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Whether LNBITS_ADMIN_KEY is a wallet's admin key (an invoice key cannot pay; a wrong key can do
+   * nothing). Workers have no start-up hook: this runs before the first payment of an isolate and
+   * whenever Money Health asks, and is remembered for WALLET_CHECK_TTL_MS. A key problem is logged
+   * loudly; an unreachable LNbits is not remembered (the next call asks again).
+   */
+  async checkWallet(): Promise<LnbitsWalletCheck> {
+    const checks = this.options.walletChecks ?? walletChecksOfThisIsolate;
+    const key = `${this.base}\n${this.options.adminKey}`;
+    const known = checks.get(key);
+    if (known && this.now() - Date.parse(known.checkedAt) < WALLET_CHECK_TTL_MS) return known;
+    const checkedAt = new Date(this.now()).toISOString();
+    let answer: HttpAnswer;
+    try {
+      answer = await this.call("GET", "/api/v1/wallet", undefined, this.options.timeoutMs ?? 10_000);
+    } catch (err) {
+      return { ok: false, checkedAt, problem: err instanceof Error ? err.message : "LNbits could not be reached" };
+    }
+    const wallet = walletSchema.safeParse(answer.body);
+    let check: LnbitsWalletCheck;
+    if (answer.status === 200 && wallet.success && wallet.data.id) {
+      check = { ok: true, checkedAt, balanceSats: wallet.data.balance === undefined ? undefined : Math.floor(wallet.data.balance / 1000) };
+    } else if (answer.status === 200 && wallet.success) {
+      check = { ok: false, checkedAt, problem: "LNBITS_ADMIN_KEY is the wallet's invoice key: LNbits cannot pay with it. Set the wallet's admin key." };
+    } else if (REFUSED.has(answer.status)) {
+      check = { ok: false, checkedAt, problem: `LNbits does not accept LNBITS_ADMIN_KEY (HTTP ${answer.status}: ${describe(answer.body)}). Set the wallet's admin key.` };
+    } else {
+      return { ok: false, checkedAt, problem: `LNbits answered the wallet check with HTTP ${answer.status}: ${describe(answer.body)}` };
+    }
+    if (!check.ok) console.error(`LNbits wallet check failed: ${check.problem}`);
+    checks.set(key, check);
+    return check;
   }
 
   /** One HTTP exchange; throws Unclear for a time-out, a network error or a body that is not JSON. */
@@ -159,7 +221,9 @@ export class LnbitsBackend implements LightningBackend {
       throw new LightningError(err instanceof Error ? err.message : "LNbits is unavailable", "unavailable");
     }
     if (answer.status < 200 || answer.status >= 300) {
-      throw new LightningError(`LNbits refused to create the invoice (HTTP ${answer.status}: ${describe(answer.body)})`, answer.status >= 500 ? "unavailable" : "rejected");
+      // 520 {detail, status: "failed"} is LNbits' own refusal (amount too high, balance limit): permanent.
+      const refused = answer.status < 500 || (answer.status === 520 && errorSchema.safeParse(answer.body).data?.status === "failed");
+      throw new LightningError(`LNbits refused to create the invoice (HTTP ${answer.status}: ${describe(answer.body)})`, refused ? "rejected" : "unavailable");
     }
     const created = createdSchema.safeParse(answer.body);
     const bolt11 = created.success ? (created.data.bolt11 ?? created.data.payment_request) : undefined;
@@ -190,7 +254,7 @@ export class LnbitsBackend implements LightningBackend {
     if (!parsed.success) throw new LightningError("LNbits answered the look-up with something unreadable", "bad_response");
     const { paid, status, details } = parsed.data;
     const amountSats = details?.amount !== undefined ? Math.floor(Math.abs(details.amount) / 1000) : undefined;
-    if (paid) return { status: "paid", amountSats, paidAt: toIso(details?.time) };
+    if (paid) return { status: "paid", amountSats, paidAt: toIso(details?.updated_at) };
     if (status === "failed" || details?.status === "failed") return { status: "expired", amountSats };
     const expiresAtMs = expiryOf(details);
     if (expiresAtMs !== null && this.now() > expiresAtMs + INVOICE_EXPIRY_GRACE_MS) return { status: "expired", amountSats };
@@ -201,15 +265,17 @@ export class LnbitsBackend implements LightningBackend {
     const decoded = invoiceToPay(bolt11);
     if ("status" in decoded) return decoded;
 
-    // The fee cap: LNbits never spends more on routing than its fee reserve for the amount.
-    try {
-      const reserve = await this.call("GET", `/api/v1/payments/fee-reserve?invoice=${encodeURIComponent(decoded.bolt11)}`, undefined, this.options.timeoutMs ?? 10_000);
-      const reserveMsat = (reserve.body as { fee_reserve?: unknown } | undefined)?.fee_reserve;
-      if (reserve.status === 200 && typeof reserveMsat === "number" && msatToSats(reserveMsat) > maxFeeSats) {
-        return { status: "failed", reason: `LNbits reserves ${msatToSats(reserveMsat)} sats for routing fees, above the cap of ${maxFeeSats}` };
-      }
-    } catch {
-      // Nothing has been sent yet; without the reserve LNbits' own reserve setting still bounds the fee.
+    const wallet = await this.checkWallet();
+    if (!wallet.ok) return { status: "failed", reason: `Not paid: ${wallet.problem}` };
+
+    const reserve = await this.feeReserveSats(decoded.bolt11);
+    if (typeof reserve === "string") return { status: "failed", reason: `Not paid: ${reserve}, so the routing fee cap could not be checked` };
+    if (reserve > maxFeeSats) {
+      return {
+        status: "failed",
+        reason: `LNbits would charge up to ${reserve} sats in fees (its routing reserve plus any service fee), above the cap of ${maxFeeSats}`,
+        feeOverCapSats: reserve,
+      };
     }
 
     let answer: HttpAnswer;
@@ -221,26 +287,59 @@ export class LnbitsBackend implements LightningBackend {
 
     if (answer.status >= 200 && answer.status < 300) {
       const payment = paymentSchema.safeParse(answer.body);
-      if (payment.success) {
-        const { status, preimage, fee } = payment.data;
-        if (status === "failed") return { status: "failed", reason: "LNbits: payment failed" };
-        if (status === "success" && preimage && !ZERO_PREIMAGE.test(preimage)) {
-          return { status: "succeeded", preimage, feeSats: fee === undefined ? 0 : msatToSats(fee) };
-        }
+      if (payment.success && payment.data.status === "success") {
+        return { status: "succeeded", preimage: keptPreimage(payment.data.preimage), feeSats: payment.data.fee === undefined ? 0 : msatToSats(payment.data.fee) };
       }
-      // Accepted but not settled in the answer (older LNbits answers with the hash only): ask once.
-      const looked = await this.lookupPayment(decoded.paymentHash);
-      if (looked.status === "succeeded") return { status: "succeeded", preimage: looked.preimage!, feeSats: looked.feeSats ?? 0 };
-      if (looked.status === "failed") return { status: "failed", reason: looked.reason ?? "LNbits: payment failed" };
-      return { status: "unknown", reason: "LNbits accepted the payment; it has not settled yet" };
+      if (payment.success && payment.data.status === "failed") return { status: "failed", reason: "LNbits: payment failed" };
+      // Still pending after LNbits' own wait (201 "pending"), or an older answer with the hash only: ask once.
+      return this.settledOr(decoded.paymentHash, "LNbits accepted the payment; it has not settled yet");
     }
 
     const error = errorSchema.safeParse(answer.body);
-    if (answer.status === 520 && error.success && error.data.status === "failed") {
-      return { status: "failed", reason: `LNbits: ${describe(answer.body)}` };
+    if (answer.status === 520 && error.success) {
+      const detail = describe(answer.body);
+      if (error.data.status === "failed") return this.confirmFailure(decoded.paymentHash, detail);
+      // "Payment already paid." (success) or "Payment is still pending." (pending): this hash was sent before.
+      return this.settledOr(decoded.paymentHash, `LNbits: ${detail}`);
     }
     if (REFUSED.has(answer.status)) return { status: "failed", reason: `LNbits refused the payment (HTTP ${answer.status}: ${describe(answer.body)})` };
     return { status: "unknown", reason: `LNbits answered HTTP ${answer.status}: ${describe(answer.body)}` };
+  }
+
+  /** LNbits' fee reserve for paying `bolt11`, in sats, or why it is not known. */
+  private async feeReserveSats(bolt11: string): Promise<number | string> {
+    let answer: HttpAnswer;
+    try {
+      answer = await this.call("GET", `/api/v1/payments/fee-reserve?invoice=${encodeURIComponent(bolt11)}`, undefined, this.options.timeoutMs ?? 10_000);
+    } catch (err) {
+      return `LNbits did not tell its fee reserve (${err instanceof Error ? err.message : "no answer"})`;
+    }
+    const reserveMsat = (answer.body as { fee_reserve?: unknown } | undefined)?.fee_reserve;
+    if (answer.status !== 200 || typeof reserveMsat !== "number" || !Number.isFinite(reserveMsat)) {
+      return `LNbits did not tell its fee reserve (HTTP ${answer.status}: ${describe(answer.body)})`;
+    }
+    return msatToSats(reserveMsat);
+  }
+
+  /** How a payment we just sent ended, by a look-up; `unknown` with `reason` unless it settled or failed. */
+  private async settledOr(paymentHash: string, reason: string): Promise<PayResult> {
+    const looked = await this.lookupPayment(paymentHash);
+    if (looked.status === "succeeded") return { status: "succeeded", preimage: looked.preimage ?? null, feeSats: looked.feeSats ?? 0 };
+    if (looked.status === "failed") return { status: "failed", reason: looked.reason ?? "LNbits: payment failed" };
+    return { status: "unknown", reason };
+  }
+
+  /**
+   * LNbits said `failed`. With OpenNode or LNPay as its funding source that can be a payment that left:
+   * only a look-up after a pause that finds it failed, or finds no payment at all (LNbits refused
+   * before recording one: bad invoice, balance), makes it a failure.
+   */
+  private async confirmFailure(paymentHash: string, detail: string): Promise<PayResult> {
+    await (this.options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))))(this.options.failureConfirmDelayMs ?? 5_000);
+    const looked = await this.lookupPayment(paymentHash);
+    if (looked.status === "succeeded") return { status: "succeeded", preimage: looked.preimage ?? null, feeSats: looked.feeSats ?? 0 };
+    if (looked.status === "failed" || looked.notFound) return { status: "failed", reason: `LNbits: ${detail}` };
+    return { status: "unknown", reason: `LNbits said "${detail}" but its record of the payment is not failed (${looked.status}); looking it up again later` };
   }
 
   async lookupPayment(paymentHash: string): Promise<PaymentLookup> {
@@ -255,10 +354,8 @@ export class LnbitsBackend implements LightningBackend {
     const parsed = lookupSchema.safeParse(answer.body);
     if (!parsed.success) return { status: "unknown", reason: "LNbits answered the look-up with something unreadable" };
     const { paid, status, preimage, details } = parsed.data;
-    if (paid) {
-      if (!preimage || ZERO_PREIMAGE.test(preimage)) return { status: "unknown", reason: "LNbits says paid but gives no preimage" };
-      return { status: "succeeded", preimage, feeSats: details?.fee === undefined ? 0 : msatToSats(details.fee) };
-    }
+    // The wallet's "paid" is the outcome; some funding sources settle without giving a preimage.
+    if (paid) return { status: "succeeded", preimage: keptPreimage(preimage) ?? undefined, feeSats: details?.fee === undefined ? 0 : msatToSats(details.fee) };
     if (status === "failed" || details?.status === "failed") return { status: "failed", reason: "LNbits: payment failed" };
     return { status: "pending" };
   }

@@ -1,6 +1,6 @@
 // Test doubles for the Lightning tests: a scripted fetch, invoices from a stranger's node and a
 // well-behaved LNURL-pay provider that a test can make misbehave one answer at a time.
-import { bytesToHex, randomBytes, sha256Hex } from "./invoice";
+import { bytesToHex, decodeInvoice, randomBytes, sha256Hex } from "./invoice";
 import { encodeSignedInvoice } from "./invoice-encoder";
 import type { FetchLike } from "./lnurl";
 
@@ -111,4 +111,200 @@ export function streamingBody(total: number): ReadableStream<Uint8Array> {
       controller.enqueue(new TextEncoder().encode(" ".repeat(n)));
     },
   });
+}
+
+/**
+ * Python's json.dumps with its default settings (", " and ": " separators, non-ASCII escaped): how
+ * LNbits serialises a payment record before posting it.
+ */
+export function pythonJsonDumps(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (typeof value === "number" || typeof value === "boolean") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(", ")}]`;
+  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v)}`).join(", ")}}`;
+}
+
+/** What the fake LNbits' funding source does with an outgoing payment. */
+export type FundingOutcome =
+  | "success"
+  /** Settled, but the funding source gives no preimage. */
+  | "success_without_preimage"
+  /** Still in flight after LNbits' 5 s wait: LNbits answers 201 "pending". */
+  | "pending"
+  | "failed"
+  /** OpenNode/LNPay: the funding source errs although the payment left; LNbits records it failed. */
+  | "failed_but_sent";
+
+export interface FakeLnbitsOptions {
+  base?: string;
+  balanceSats?: number;
+  /** LNbits' service fee (LNBITS_SERVICE_FEE, percent; 0 = none). */
+  serviceFeePercent?: number;
+  /** The routing fee the funding source reports (msat). */
+  routingFeeMsat?: number;
+  maxIncomingSats?: number;
+  now?: () => number;
+}
+
+type PaymentRecord = Record<string, unknown> & { payment_hash: string; amount: number; status: string; preimage: string | null };
+
+/**
+ * A fake LNbits answering as v1.5.2-rc3 does (lnbits/core/views/payment_api.py, services/payments.py,
+ * exceptions.py): 404 "Wallet not found." for a bad key, 520 {detail, status} for payment and invoice
+ * errors, 201 with the Payment record, `fee` negative msat holding routing plus service fee.
+ */
+export function fakeLnbits(opts: FakeLnbitsOptions = {}) {
+  const base = opts.base ?? "https://lnbits.example.com";
+  const now = opts.now ?? Date.now;
+  const keys = { admin: "admin-key", invoice: "invoice-key" };
+  const wallet = { id: "wallet-1", name: "Gigstr", balanceMsat: (opts.balanceSats ?? 1_000_000) * 1000 };
+  const payments = new Map<string, PaymentRecord>();
+  const state = { outcome: "success" as FundingOutcome, feeReserveDown: false, serviceFeePercent: opts.serviceFeePercent ?? 0 };
+  const calls: { method: string; path: string }[] = [];
+  const preimages = new Map<string, string>();
+
+  const json = (body: unknown, status = 200) => Response.json(body, { status });
+  const refused = (detail: string, status: string) => json({ detail, status }, 520);
+  const iso = () => new Date(now()).toISOString().replace("Z", "+00:00");
+  const serviceFee = (msat: number) => Math.floor((Math.abs(msat) / 100) * state.serviceFeePercent);
+  const feeReserveTotal = (msat: number) => Math.max(2000, Math.floor(Math.abs(msat) / 100)) + serviceFee(msat);
+  const record = (fields: Partial<PaymentRecord> & { payment_hash: string; amount: number; bolt11: string }): PaymentRecord => ({
+    checking_id: fields.payment_hash,
+    wallet_id: wallet.id,
+    fee: 0,
+    payment_request: fields.bolt11,
+    fiat_provider: null,
+    status: "pending",
+    memo: null,
+    expiry: null,
+    webhook: null,
+    webhook_status: null,
+    preimage: null,
+    tag: null,
+    extension: null,
+    time: iso(),
+    created_at: iso(),
+    updated_at: iso(),
+    labels: [],
+    extra: {},
+    ...fields,
+  });
+
+  async function pay(bolt11: string): Promise<Response> {
+    let decoded;
+    try {
+      decoded = decodeInvoice(bolt11);
+    } catch {
+      return refused("Bolt11 decoding failed.", "failed");
+    }
+    if (!decoded.amountMsat) return refused("Amountless invoices not supported.", "failed");
+    const amount = decoded.amountMsat;
+    const reserve = feeReserveTotal(amount);
+    if (wallet.balanceMsat < amount) return refused("Insufficient balance.", "failed");
+    if (wallet.balanceMsat < amount + reserve) return refused(`You must reserve at least (${Math.round(reserve / 1000)}  sat) to cover potential routing fees.`, "failed");
+    const old = payments.get(decoded.paymentHash);
+    if (old?.status === "pending") return refused("Payment is still pending.", "pending");
+    if (old?.status === "success") return refused("Payment already paid.", "success");
+    if (old) return refused("Payment is failed node, retrying is not possible.", "failed");
+    const payment = record({ payment_hash: decoded.paymentHash, amount: -amount, bolt11, fee: -reserve, memo: decoded.description ?? null });
+    payments.set(decoded.paymentHash, payment);
+    const sent = () => {
+      wallet.balanceMsat -= amount + (opts.routingFeeMsat ?? 1000) + serviceFee(amount);
+      Object.assign(payment, { status: "success", fee: -((opts.routingFeeMsat ?? 1000) + serviceFee(amount)), updated_at: iso() });
+    };
+    switch (state.outcome) {
+      case "success":
+        sent();
+        payment.preimage = preimages.get(decoded.paymentHash) ?? "ab".repeat(32);
+        return json(payment, 201);
+      case "success_without_preimage":
+        sent();
+        return json(payment, 201);
+      case "pending":
+        return json(payment, 201);
+      case "failed":
+        Object.assign(payment, { status: "failed", updated_at: iso() });
+        return refused("Payment failed: no route", "failed");
+      case "failed_but_sent":
+        wallet.balanceMsat -= amount;
+        Object.assign(payment, { status: "failed", updated_at: iso() });
+        return refused("Payment failed: withdrawal error", "failed");
+    }
+  }
+
+  async function createInvoice(body: Record<string, unknown>): Promise<Response> {
+    const amount = Number(body.amount);
+    if (!(amount > 0)) return refused("Amountless invoices not supported.", "failed");
+    if (amount > (opts.maxIncomingSats ?? 10_000_000)) return refused(`Invoice amount ${amount} sats is too high. Max allowed: ${opts.maxIncomingSats ?? 10_000_000} sats.`, "failed");
+    const inv = await strangerInvoice({ amountMsat: amount * 1000, description: String(body.memo ?? ""), expirySec: Number(body.expiry ?? 3600) });
+    preimages.set(inv.paymentHash, inv.preimage);
+    const payment = record({ payment_hash: inv.paymentHash, amount: amount * 1000, bolt11: inv.bolt11, memo: String(body.memo ?? ""), webhook: (body.webhook as string | undefined) ?? null });
+    payments.set(inv.paymentHash, payment);
+    return json(payment, 201);
+  }
+
+  const fetch: FetchLike = async (url, init) => {
+    const u = new URL(url);
+    const method = init.method ?? "GET";
+    calls.push({ method, path: u.pathname });
+    if (u.origin !== base) throw new TypeError(`network error: nothing at ${u.origin}`);
+    const key = new Headers(init.headers).get("x-api-key");
+    const keyType = key === keys.admin ? "admin" : key === keys.invoice ? "invoice" : null;
+    if (u.pathname === "/api/v1/payments/fee-reserve") {
+      if (state.feeReserveDown) return new Response("<html>502 Bad Gateway</html>", { status: 502 });
+      try {
+        const amount = decodeInvoice(u.searchParams.get("invoice") ?? "").amountMsat;
+        return amount ? json({ fee_reserve: feeReserveTotal(amount) }) : json({ detail: "Invoice has no amount." }, 400);
+      } catch {
+        return json({ detail: "Unexpected error! ID: 1" }, 500);
+      }
+    }
+    if (!keyType) return json({ detail: "Wallet not found." }, 404);
+    if (u.pathname === "/api/v1/wallet") return json({ name: wallet.name, balance: wallet.balanceMsat, ...(keyType === "admin" ? { id: wallet.id } : {}) });
+    if (u.pathname === "/api/v1/payments" && method === "POST") {
+      const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+      if (!body.out) return createInvoice(body);
+      if (keyType !== "admin") return json({ detail: "Invoice (or Admin) key required." }, 403);
+      return pay(String(body.bolt11 ?? ""));
+    }
+    const hash = u.pathname.match(/^\/api\/v1\/payments\/([^/]+)$/)?.[1];
+    if (hash && method === "GET") {
+      const payment = payments.get(hash);
+      if (!payment) return json({ detail: "Payment does not exist." }, 404);
+      if (payment.status === "success") return json({ paid: true, preimage: payment.preimage, details: payment });
+      if (payment.status === "failed") return json({ paid: false, status: "failed", details: payment });
+      return json({ paid: false, status: payment.status, preimage: payment.preimage, details: payment });
+    }
+    return json({ detail: "Not Found" }, 404);
+  };
+
+  return {
+    base,
+    keys,
+    fetch,
+    calls,
+    state,
+    payments,
+    wallet,
+    /** Someone pays our invoice: LNbits marks it settled and returns the bytes it posts to its webhook. */
+    settleIncoming(paymentHash: string): string {
+      const payment = payments.get(paymentHash);
+      if (!payment) throw new Error(`fake LNbits: no invoice ${paymentHash}`);
+      Object.assign(payment, { status: "success", preimage: preimages.get(paymentHash) ?? null, updated_at: iso() });
+      wallet.balanceMsat += payment.amount;
+      return webhookBytes(payment);
+    },
+    /** A payment that stayed pending settles at the funding source. */
+    settleOutgoing(paymentHash: string) {
+      const payment = payments.get(paymentHash)!;
+      wallet.balanceMsat -= -payment.amount + 1000;
+      Object.assign(payment, { status: "success", fee: -1000, preimage: "cd".repeat(32), updated_at: iso() });
+    },
+  };
+}
+
+/** The body LNbits posts to a payment's webhook: httpx `json=payment.json()`, a JSON string holding the record. */
+export function webhookBytes(payment: Record<string, unknown>): string {
+  return JSON.stringify(pythonJsonDumps(payment));
 }
