@@ -11,6 +11,8 @@ export interface Env {
   LNBITS_ADMIN_KEY?: string;
   NWC_URL?: string;
   WEBHOOK_SECRET?: string;
+  /** The LNbits wallet's webhook secret, for webhooks signed with an `LNbits-Signature` header (optional). */
+  LNBITS_WEBHOOK_SECRET?: string;
   ADMIN_PIN?: string;
   ADMIN_PUBKEYS?: string;
   ALIAS_DOMAIN?: string;

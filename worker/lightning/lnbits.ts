@@ -380,3 +380,20 @@ function expiryOf(details: { bolt11?: string; expiry?: string | number | null } 
   const ms = typeof details.expiry === "number" ? details.expiry * 1000 : Date.parse(details.expiry);
   return Number.isFinite(ms) ? ms : null;
 }
+
+/**
+ * Whether an `LNbits-Signature: t=<unix time>,v1=<hex>` header signs `rawBody`: HMAC-SHA256 with the
+ * wallet's webhook secret over "<t>.<raw body>" (the scheme of the open LNbits PR #4016, the same as
+ * LNbits' own Stripe check; no release sends it yet). The time is not checked: a webhook is only a
+ * hint that makes us look the invoice up, so a replay changes nothing.
+ */
+export async function lnbitsSignatureValid(secret: string, header: string, rawBody: string): Promise<boolean> {
+  const parts = new Map(header.split(",").map((part) => part.trim().split("=", 2) as [string, string | undefined]));
+  const t = parts.get("t");
+  const v1 = parts.get("v1")?.toLowerCase();
+  if (!t || !/^\d+$/.test(t) || !v1 || !/^[0-9a-f]{64}$/.test(v1)) return false;
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const signature = Uint8Array.from(v1.match(/../g)!.map((byte) => parseInt(byte, 16)));
+  return crypto.subtle.verify("HMAC", key, signature, encoder.encode(`${t}.${rawBody}`));
+}

@@ -6,6 +6,7 @@ import { invoices } from "../db/schema";
 import { AppError, notFound } from "../errors";
 import { timingSafeEqual } from "../auth/tokens";
 import { DevWalletError } from "../lightning/dev-backend";
+import { lnbitsSignatureValid } from "../lightning/lnbits";
 import { checkInvoice, markInvoicePaid } from "../services/escrow";
 import { depsOf } from "./deps";
 import { parseJson } from "./parse";
@@ -40,7 +41,19 @@ export const devWalletRoutes = new Hono<AppEnv>().post("/invoices/pay", async (c
   }
 });
 
-const webhookBody = z.object({ payment_hash: z.string().optional(), paymentHash: z.string().optional() }).passthrough();
+const webhookPayment = z.object({ payment_hash: z.string().optional(), paymentHash: z.string().optional() }).passthrough();
+/**
+ * LNbits (since v1.1.0) posts `json=payment.json()`: a JSON string holding the payment record. The
+ * open PR that signs webhooks sends the object itself. Both are read.
+ */
+const webhookBody = z.preprocess((body) => {
+  if (typeof body !== "string") return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
+}, webhookPayment);
 
 /**
  * POST /api/webhooks/lightning/<secret> — the wallet says an invoice changed. The body is only a
@@ -49,6 +62,11 @@ const webhookBody = z.object({ payment_hash: z.string().optional(), paymentHash:
 export const webhookRoutes = new Hono<AppEnv>().post("/lightning/:secret", async (c) => {
   const secret = c.env.WEBHOOK_SECRET;
   if (!secret || !timingSafeEqual(c.req.param("secret"), secret)) throw notFound();
+  const signature = c.req.header("LNbits-Signature");
+  const signingSecret = c.env.LNBITS_WEBHOOK_SECRET;
+  if (signature && signingSecret && !(await lnbitsSignatureValid(signingSecret, signature, await c.req.text()))) {
+    throw new AppError(401, "invalid_signature", "The LNbits-Signature header does not sign this body with LNBITS_WEBHOOK_SECRET");
+  }
   const body = await parseJson(c, webhookBody);
   const hash = body.payment_hash ?? body.paymentHash;
   if (!hash) return c.json({ received: true });
