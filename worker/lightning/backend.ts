@@ -64,6 +64,18 @@ export interface LightningBackend {
   /** Pays `bolt11`, spending at most `maxFeeSats` on routing. Call only after the payout row is saved. */
   payInvoice(bolt11: string, maxFeeSats: number): Promise<PayResult>;
   lookupPayment(paymentHash: string): Promise<PaymentLookup>;
+  /** Whether the configured credentials can pay (LNbits: an admin key, not an invoice key); for Money Health. */
+  checkWallet?(): Promise<WalletCheck>;
+}
+
+/** What a backend's credential check found (remembered for a while by the backend). */
+export interface WalletCheck {
+  ok: boolean;
+  /** ISO-8601. */
+  checkedAt: string;
+  /** What is wrong, in words the admin can act on (when not ok). */
+  problem?: string;
+  balanceSats?: number;
 }
 
 /** A backend could not do what was asked (createInvoice, lookupInvoice), or is misconfigured. */

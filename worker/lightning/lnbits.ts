@@ -15,7 +15,7 @@
 // The fee cap: LNbits takes no per-payment fee limit, so nothing is paid unless its fee reserve for
 // the invoice (which includes its service fee) is known and within the cap.
 import { z } from "zod";
-import { INVOICE_EXPIRY_GRACE_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult } from "./backend";
+import { INVOICE_EXPIRY_GRACE_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult, type WalletCheck } from "./backend";
 import { InvalidInvoiceError, decodeInvoice, fitDescription, invoiceToPay } from "./invoice";
 import type { FetchLike } from "./lnurl";
 
@@ -40,14 +40,7 @@ export interface LnbitsOptions {
 }
 
 /** What GET /api/v1/wallet said about LNBITS_ADMIN_KEY: shown on Money Health. */
-export interface LnbitsWalletCheck {
-  ok: boolean;
-  /** ISO-8601. */
-  checkedAt: string;
-  /** What is wrong, in words the admin can act on (when not ok). */
-  problem?: string;
-  balanceSats?: number;
-}
+export type LnbitsWalletCheck = WalletCheck;
 
 /** How long a wallet-key check is trusted before it is made again. */
 export const WALLET_CHECK_TTL_MS = 10 * 60_000;
