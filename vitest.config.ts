@@ -23,6 +23,8 @@ export default defineConfig({
                 LIGHTNING_BACKEND: "dev",
                 ADMIN_PIN: "135790",
                 LNURL_OVERRIDES: "",
+                // A local run (worker/deployment.ts); tests of a deployed Worker pass LOCAL_DEV: undefined.
+                LOCAL_DEV: "1",
               },
             },
           })),

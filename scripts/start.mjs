@@ -72,6 +72,9 @@ async function main() {
   for (const name of WORKER_SETTINGS) {
     if (process.env[name] !== undefined && process.env[name] !== "") settings[name] = process.env[name];
   }
+  // A local run (worker/deployment.ts): the dev wallet, PIN-only admin sign-in, no HSTS. Only this
+  // script says so; a deployed Worker never gets it from wrangler.toml.
+  settings.LOCAL_DEV = "1";
   let pinNote = "";
   if (backend === "dev" && !settings.ADMIN_PIN) {
     settings.ADMIN_PIN = String(randomInt(0, 1_000_000)).padStart(6, "0");

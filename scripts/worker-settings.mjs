@@ -1,4 +1,7 @@
-/** The Worker's settings (DESIGN.md §11) that `npm start` passes from the shell, and that test runs set themselves. */
+/**
+ * The Worker's settings (DESIGN.md §11) that `npm start` passes from the shell, and that test runs set themselves.
+ * LOCAL_DEV is not among them: start.mjs always sets it itself (worker/deployment.ts).
+ */
 export const WORKER_SETTINGS = [
   "LIGHTNING_BACKEND",
   "LNBITS_URL",

@@ -5,7 +5,7 @@ import type { Env } from "./env";
 import { DevWallet, devWalletLnurl, type DevWalletOptions } from "./lightning/dev-backend";
 import { D1DevWalletStore } from "./lightning/dev-store";
 import { parseLnurlOverrides, type FetchLike } from "./lightning/lnurl";
-import { lightningBackendFor } from "./lightning";
+import { devWalletAllowed, lightningBackendFor } from "./lightning";
 import type { Deps } from "./services/deps";
 
 const globalFetch: FetchLike = (url, init) => fetch(url, init);
@@ -22,14 +22,15 @@ export interface DepsOptions {
 
 export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void, opts: DepsOptions = {}): Deps {
   const networkFetch = opts.networkFetch ?? globalFetch;
-  const backend = (env.LIGHTNING_BACKEND || "dev").trim().toLowerCase();
-  const devWallet = backend === "dev" ? new DevWallet(new D1DevWalletStore(env.DB), opts.devWallet) : null;
+  // Only on a local run: on a deployed Worker `dev` switches payments off (lightningBackendFor) and /api/dev is gone.
+  const devWallet = devWalletAllowed(env) ? new DevWallet(new D1DevWalletStore(env.DB), opts.devWallet) : null;
   let lightning: Deps["lightning"] | undefined = devWallet ?? undefined;
   return {
     db: opts.db ?? openDb(env.DB),
     d1: env.DB,
     env,
-    // Built on first use, so a misconfigured backend fails only what needs Lightning (a 503 there), not browsing.
+    // Built on first use, so a misconfigured backend, or payments switched off, fails only what needs
+    // Lightning (a 503 there, before anything is written), not browsing.
     get lightning() {
       lightning ??= lightningBackendFor(env, {
         fetch: networkFetch,

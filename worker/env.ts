@@ -19,4 +19,6 @@ export interface Env {
   LNURL_OVERRIDES?: string;
   INVOICE_EXPIRY_SECONDS?: string;
   AUTO_RELEASE_DAYS?: string;
+  /** "1" only on a developer's machine (`npm start`, unit tests); never in wrangler.toml (worker/deployment.ts). */
+  LOCAL_DEV?: string;
 }

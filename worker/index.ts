@@ -1,7 +1,8 @@
-// The Worker's entry: HTTP (API, WebSocket, LNURL, assets fallback), the cron, and the Durable Object classes.
+// The Worker's entry: HTTP (API, WebSocket, LNURL; the static assets skip it), the cron, and the Durable Object classes.
 import { app } from "./app";
 import { makeDeps } from "./composition";
 import type { Env } from "./env";
+import { paymentsOffReason } from "./lightning";
 import { runMinuteJobs } from "./services/cron";
 
 export { GigRoom } from "../durable-objects/gig-room";
@@ -9,6 +10,12 @@ export { GigRoom } from "../durable-objects/gig-room";
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
   async scheduled(_controller, env, ctx) {
+    const paymentsOff = paymentsOffReason(env);
+    if (paymentsOff) {
+      // The jobs expire invoices, release escrow and pay: none of that without a real wallet.
+      console.error(`MINUTE JOBS NOT RUN. ${paymentsOff}`);
+      return;
+    }
     const summary = await runMinuteJobs(makeDeps(env, (work) => ctx.waitUntil(work())));
     console.log("minute jobs", JSON.stringify(summary));
   },

@@ -1,6 +1,9 @@
 // Chooses the platform's Lightning backend from LIGHTNING_BACKEND (DESIGN.md §5, §11):
-// `dev` (the default), `lnbits` or `nwc`; anything else is a configuration error, never a silent
-// fallback to the simulated wallet.
+// `dev` (the default on a local run), `lnbits` or `nwc`. Anything else, or the dev wallet on a
+// deployed Worker, switches payments off (a 503 naming the setting), never a silent fallback to
+// the simulated wallet (decision 011).
+import { isLocalRun } from "../deployment";
+import { AppError } from "../errors";
 import { LightningError, type LightningBackend } from "./backend";
 import { DevWallet, type DevWalletOptions, type DevWalletStore } from "./dev-backend";
 import { LnbitsBackend } from "./lnbits";
@@ -16,6 +19,7 @@ export interface LightningSettings {
   LNBITS_URL?: string;
   LNBITS_ADMIN_KEY?: string;
   NWC_URL?: string;
+  LOCAL_DEV?: string;
 }
 
 export interface LightningDeps {
@@ -35,12 +39,49 @@ export interface LightningDeps {
 
 export type LightningBackendKind = LightningBackend["kind"];
 
-/** The backend LIGHTNING_BACKEND names: `dev` when unset; throws LightningError("configuration") otherwise. */
-export function lightningBackendKind(env: LightningSettings): LightningBackendKind {
-  const kind = (env.LIGHTNING_BACKEND ?? "").trim().toLowerCase() || "dev";
-  if (kind === "dev" || kind === "lnbits" || kind === "nwc") return kind;
-  throw new LightningError(`LIGHTNING_BACKEND must be dev, lnbits or nwc, not "${env.LIGHTNING_BACKEND}"`, "configuration");
+/** No money moves on this Worker: every use of the wallet answers 503 with the reason (app.onError). */
+export class PaymentsSwitchedOff extends AppError {
+  constructor(message: string) {
+    super(503, "payments_off", message);
+    this.name = "PaymentsSwitchedOff";
+  }
 }
+
+/**
+ * Why no money may move on this Worker, or null when it may: a LIGHTNING_BACKEND it does not know,
+ * or the dev wallet (also the default when unset) on a deployed Worker. A `wrangler deploy` that
+ * forgot the setting, or took the top-level `dev` of wrangler.toml, must not take real people's
+ * orders with a simulated wallet anybody can "pay" through /api/dev.
+ */
+export function paymentsOffReason(env: LightningSettings): string | null {
+  const name = backendName(env);
+  if (name !== "dev" && name !== "lnbits" && name !== "nwc") {
+    return `Payments are switched off: LIGHTNING_BACKEND is "${env.LIGHTNING_BACKEND}"; it must be lnbits or nwc (or dev on a local run).`;
+  }
+  if (name === "dev" && !isLocalRun(env)) {
+    return "Payments are switched off: LIGHTNING_BACKEND must be set to lnbits or nwc on a deployed Gigstr (the simulated dev wallet only runs locally).";
+  }
+  return null;
+}
+
+/** Throws PaymentsSwitchedOff unless money may move here; for work that writes before it reaches the wallet. */
+export function assertPaymentsOn(env: LightningSettings): void {
+  const reason = paymentsOffReason(env);
+  if (reason) throw new PaymentsSwitchedOff(reason);
+}
+
+/** The backend LIGHTNING_BACKEND names (`dev` when unset); throws PaymentsSwitchedOff when payments are off. */
+export function lightningBackendKind(env: LightningSettings): LightningBackendKind {
+  assertPaymentsOn(env);
+  return backendName(env) as LightningBackendKind;
+}
+
+/** Whether this Worker may use the simulated dev wallet: LIGHTNING_BACKEND is dev (or unset) on a local run. */
+export function devWalletAllowed(env: LightningSettings): boolean {
+  return isLocalRun(env) && backendName(env) === "dev";
+}
+
+const backendName = (env: LightningSettings) => (env.LIGHTNING_BACKEND ?? "").trim().toLowerCase() || "dev";
 
 export function lightningBackendFor(env: LightningSettings, deps: LightningDeps = {}): LightningBackend {
   switch (lightningBackendKind(env)) {

@@ -12,6 +12,7 @@ import {
 import { GIG_STATUSES, GIG_TYPES } from "../../domain/gig";
 import type { AppEnv } from "../context";
 import { adminClientOf, signInAdmin, signOutAdmin } from "../auth/admin";
+import { assertPaymentsOn } from "../lightning";
 import { adminStats, deleteGigAsAdmin, deleteGigsAsAdmin, listAdminGigs } from "../services/admin";
 import { postAsAdmin, readChatAsAdmin, unreadChats } from "../services/admin-chat";
 import { listDisputes, resolveDispute } from "../services/admin-disputes";
@@ -51,7 +52,11 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .get("/stats", async (c) => c.json(await adminStats(c.env.DB)))
   .get("/money", async (c) => c.json(await moneyHealth(depsOf(c))))
-  .post("/payouts/:id/retry", async (c) => c.json(await retryPayoutAsAdmin(depsOf(c), c.req.param("id"))))
+  .post("/payouts/:id/retry", async (c) => {
+    // A retry claims the payout before it reaches the wallet: with payments off it must not start.
+    assertPaymentsOn(c.env);
+    return c.json(await retryPayoutAsAdmin(depsOf(c), c.req.param("id")));
+  })
   .get("/gigs", async (c) => {
     const q = parseQuery(c, gigListQuery);
     const page = await listAdminGigs(depsOf(c), { status: q.status, gigType: q.type, limit: q.limit, cursor: q.cursor });

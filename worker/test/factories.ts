@@ -2,12 +2,14 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../index";
+import type { Env } from "../env";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { nip19 } from "nostr-tools";
 
 export const BASE = "https://gigstr.test";
 
-export async function api(path: string, init: RequestInit & { token?: string; json?: unknown } = {}) {
+/** `env` overrides the Worker's settings for this request (e.g. `{ LOCAL_DEV: undefined }`: a deployed Worker). */
+export async function api(path: string, init: RequestInit & { token?: string; json?: unknown; env?: Partial<Env> } = {}) {
   const headers = new Headers(init.headers);
   if (init.token) headers.set("authorization", `Bearer ${init.token}`);
   let body = init.body;
@@ -19,7 +21,7 @@ export async function api(path: string, init: RequestInit & { token?: string; js
   // so a test sees the state a user would see a moment later.
   const ctx = createExecutionContext();
   const request = new Request(`${BASE}${path}`, { ...init, headers, body }) as Parameters<typeof worker.fetch>[0];
-  const res = await worker.fetch(request, env, ctx);
+  const res = await worker.fetch(request, { ...env, ...init.env }, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
