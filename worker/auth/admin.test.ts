@@ -1,10 +1,13 @@
-// Admin sign-in: the PIN, the lockout (5 per client, 20 in all, 15 minutes), the optional second
-// factor, and admin tokens (hashed at rest, 12 hours, ended by logout).
+// Admin sign-in: the PIN, the lockout (5 per client, 20 in all, 15 minutes), the second factor
+// (optional on a local run; required on a deployed Worker, where failures count per admin key), and
+// admin tokens (hashed at rest, 12 hours, ended by logout).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { adminApi, TEST_ADMIN_PIN } from "../test/admin";
 import { signUp } from "../test/factories";
-import { BLOCKED_MESSAGE, FAILURES_IN_ALL, FAILURES_PER_CLIENT, isAdminToken, signInAdmin } from "./admin";
+import { ADMIN_KEYS_REQUIRED, BLOCKED_MESSAGE, FAILURES_IN_ALL, FAILURES_PER_CLIENT, isAdminToken, signInAdmin } from "./admin";
+import { findUserById } from "../services/users";
+import { openDb } from "../db/client";
 import { sha256Hex } from "./tokens";
 
 const WRONG_PIN = "000000";
@@ -119,6 +122,82 @@ describe("POST /api/admin/auth", () => {
     const ip = newIp();
     for (let i = 0; i < FAILURES_PER_CLIENT + 2; i++) expect((await signIn(WRONG_PIN, ip, { env: { ADMIN_PUBKEYS: admin.npub } })).status).toBe(403);
     expect((await signIn(TEST_ADMIN_PIN, ip, { env: { ADMIN_PUBKEYS: admin.npub }, token: admin.token })).status).toBe(200);
+  });
+});
+
+describe("POST /api/admin/auth on a deployed Worker (no LOCAL_DEV)", () => {
+  const deployed = (ADMIN_PUBKEYS?: string) => ({ env: { LOCAL_DEV: undefined, ADMIN_PUBKEYS } });
+  const failuresOf = (pubkey: string) => env.DB.prepare("SELECT COUNT(*) AS n FROM admin_login_failures WHERE instr(client, ?) > 0").bind(pubkey).first<number>("n");
+
+  it("is switched off without ADMIN_PUBKEYS: 503 naming the setting, even with the right PIN; the PIN alone is not a key", async () => {
+    const member = await signUp();
+    for (const ADMIN_PUBKEYS of [undefined, "", " , "]) {
+      for (const token of [undefined, member.token]) {
+        expect(await signIn(TEST_ADMIN_PIN, newIp(), { ...deployed(ADMIN_PUBKEYS), token })).toEqual({
+          status: 503,
+          body: { message: ADMIN_KEYS_REQUIRED, error: "admin_keys_required" },
+        });
+      }
+    }
+    expect(ADMIN_KEYS_REQUIRED).toContain("ADMIN_PUBKEYS must be set");
+    // Everybody else is still served.
+    expect((await adminApi("/api/gigs?status=open", deployed())).status).toBe(200);
+  });
+
+  it("signs in an admin key's session with the PIN; a stranger's session or none is 403 and counts nothing", async () => {
+    const admin = await signUp();
+    const stranger = await signUp();
+    const settings = deployed(admin.npub);
+    const allFailures = () => env.DB.prepare("SELECT COUNT(*) AS n FROM admin_login_failures").first<number>("n");
+    const before = await allFailures();
+    for (const token of [undefined, stranger.token]) {
+      for (let i = 0; i < FAILURES_PER_CLIENT + 3; i++) {
+        expect(await signIn(i === 0 ? TEST_ADMIN_PIN : WRONG_PIN, newIp(), { ...settings, token })).toMatchObject({ status: 403, body: { error: "admin_key_required" } });
+      }
+    }
+    expect(await allFailures()).toBe(before);
+    const res = await signIn(TEST_ADMIN_PIN, newIp(), { ...settings, token: admin.token });
+    expect(res.status).toBe(200);
+    expect((await adminApi("/api/admin/stats", { adminToken: res.body.adminToken as string, ...settings })).status).toBe(200);
+  });
+
+  it("counts an admin key's wrong PINs against that key, from any address, and against no other key", async () => {
+    const alice = await signUp();
+    const bob = await signUp();
+    const settings = deployed(`${alice.npub},${bob.pubkey}`);
+    for (let i = 0; i < FAILURES_PER_CLIENT; i++) expect((await signIn(WRONG_PIN, newIp(), { ...settings, token: alice.token })).status).toBe(401);
+    expect(await failuresOf(alice.pubkey)).toBe(FAILURES_PER_CLIENT);
+    // Blocked by key: a new address does not help, the right PIN neither.
+    const blocked = await signIn(TEST_ADMIN_PIN, newIp(), { ...settings, token: alice.token });
+    expect(blocked).toMatchObject({ status: 429, body: { message: BLOCKED_MESSAGE } });
+    // The other admin key, from the very address alice used last, is not blocked.
+    expect((await signIn(TEST_ADMIN_PIN, newIp(), { ...settings, token: bob.token })).status).toBe(200);
+    expect(await failuresOf(bob.pubkey)).toBe(0);
+  });
+
+  it("strangers failing as often as they like never block the admin key, and there is no '20 in all' bucket", async () => {
+    const keys = await Promise.all(Array.from({ length: 6 }, () => signUp()));
+    const members = await Promise.all(keys.map((k) => findUserById(openDb(env.DB), k.id)));
+    const deployedEnv = { ...env, LOCAL_DEV: undefined, ADMIN_PUBKEYS: keys.map((k) => k.npub).join(",") };
+    const start = new Date(Date.now() - 9 * 86_400_000); // a day of its own, away from the other tests
+    const at = (m: number) => new Date(start.getTime() + minutes(m));
+    const attempt = (member: (typeof members)[number], m: number, pin = WRONG_PIN, client = `stranger-${m}`) =>
+      signInAdmin(env.DB, deployedEnv, { pin, client, member }, at(m)).then(() => "ok", (e: { status: number }) => e.status);
+
+    // 200 strangers' tries (no session) from 200 addresses: all refused, none counted.
+    for (let i = 0; i < 200; i++) expect(await attempt(null, i * 0.01)).toBe(403);
+    // 4 failures for each of five admin keys: 20 in all within minutes, no key at its own limit.
+    for (let i = 0; i < 20; i++) expect(await attempt(members[i % 5]!, 3 + i * 0.1)).toBe(401);
+    expect(await attempt(members[5]!, 6, TEST_ADMIN_PIN)).toBe("ok");
+    expect(await attempt(members[0]!, 6.1, TEST_ADMIN_PIN)).toBe("ok");
+  });
+
+  it("on a local run the PIN alone still signs in, and ADMIN_PUBKEYS when set is a second factor as before", async () => {
+    expect(env.LOCAL_DEV).toBe("1");
+    expect((await signIn(TEST_ADMIN_PIN, newIp())).status).toBe(200);
+    const admin = await signUp();
+    expect((await signIn(TEST_ADMIN_PIN, newIp(), { env: { ADMIN_PUBKEYS: admin.npub } })).status).toBe(403);
+    expect((await signIn(TEST_ADMIN_PIN, newIp(), { env: { ADMIN_PUBKEYS: admin.npub }, token: admin.token })).status).toBe(200);
   });
 });
 

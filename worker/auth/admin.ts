@@ -1,13 +1,21 @@
 // The administrator's sign-in (DESIGN.md §6): a 6-digit PIN compared in constant time against the
-// ADMIN_PIN secret, a lockout counted in D1, an optional second factor (the member session of one of
-// the ADMIN_PUBKEYS), and admin tokens of 32 random bytes of which only the SHA-256 is kept, 12 hours.
+// ADMIN_PIN secret, a lockout counted in D1, a second factor (the member session of one of the
+// ADMIN_PUBKEYS: required on a deployed Worker, optional on a local run), and admin tokens of 32
+// random bytes of which only the SHA-256 is kept, 12 hours.
 //
-// Lockout. Every try first inserts a row into admin_login_failures, but only while the client (and
-// everybody together) is not blocked; that conditional insert is one SQL statement, so concurrent
-// guesses cannot slip past the limit. A correct PIN deletes the row again. A client is blocked for
-// 15 minutes after the failure that made 5 failures within 15 minutes (20 for all clients together).
+// Lockout. Every counted try first inserts a row into admin_login_failures, but only while its
+// bucket is not blocked; that conditional insert is one SQL statement, so concurrent guesses cannot
+// slip past the limit. A correct PIN deletes the row again. A bucket is blocked for 15 minutes after
+// the failure that made 5 failures within 15 minutes. A try without the second factor (when one is
+// asked for) is refused before the PIN is looked at and never counts.
+// - Local run: one bucket per client address, and 20 for all clients together.
+// - Deployed: one bucket per admin key. Only an admin key's session reaches the PIN, so strangers
+//   cannot fill any bucket and lock the admin out of settling disputes; the "20 in all" bucket is
+//   not used there, since it would only let one admin key's failures lock out the others (and the
+//   keys are few: at most 5 guesses per key per 15 minutes in all).
 import { nip19 } from "nostr-tools";
 import type { AppContext, UserRow } from "../context";
+import { isLocalRun } from "../deployment";
 import type { Env } from "../env";
 import { AppError, forbidden, tooManyRequests, unauthorized } from "../errors";
 import { randomHex, sha256Hex, timingSafeEqual } from "./tokens";
@@ -75,23 +83,34 @@ function blockedSql(scope: string): string {
              AND g.created_at <= f.created_at) >= ?)`;
 }
 
+/** Whose failures a try counts against (the `client` column); `andEverybody` adds the all-clients bucket. */
+interface LockoutBucket {
+  client: string;
+  andEverybody: boolean;
+}
+
 /**
- * Records a try unless the client or everybody is blocked; answers the row's id, or null when blocked.
+ * Records a try unless its bucket is blocked; answers the row's id, or null when blocked.
  * One statement: the check and the insert cannot be separated by a concurrent try.
  */
-async function recordTry(d1: D1Database, client: string, now: Date): Promise<number | null> {
+async function recordTry(d1: D1Database, bucket: LockoutBucket, now: Date): Promise<number | null> {
   const at = now.toISOString();
   const windowStart = minus(now, WINDOW_MS);
+  const everybody = bucket.andEverybody ? `AND NOT ${blockedSql("1 = 1")}` : "";
   const row = await d1
     .prepare(
       `INSERT INTO admin_login_failures (client, created_at)
-       SELECT ?, ? WHERE NOT ${blockedSql("$.client = ?")} AND NOT ${blockedSql("1 = 1")}
+       SELECT ?, ? WHERE NOT ${blockedSql("$.client = ?")} ${everybody}
        RETURNING id`,
     )
-    .bind(client, at, client, windowStart, at, client, FAILURES_PER_CLIENT, windowStart, at, FAILURES_IN_ALL)
+    .bind(bucket.client, at, bucket.client, windowStart, at, bucket.client, FAILURES_PER_CLIENT, ...(bucket.andEverybody ? [windowStart, at, FAILURES_IN_ALL] : []))
     .first<{ id: number }>();
   return row?.id ?? null;
 }
+
+export const ADMIN_KEYS_REQUIRED =
+  "Admin sign-in is switched off: ADMIN_PUBKEYS must be set on a deployed Gigstr (the administrators' Nostr keys, npub or hex; the PIN alone is not enough).";
+export const ADMIN_KEY_SESSION_REQUIRED = "Admin sign-in also needs you to be signed in with an administrator's Nostr key.";
 
 export interface AdminSignIn {
   pin: string;
@@ -100,27 +119,29 @@ export interface AdminSignIn {
   member: UserRow | null;
 }
 
-/** Checks the PIN (and the second factor), then issues an admin token. */
+/** Checks the second factor and the PIN, then issues an admin token. */
 export async function signInAdmin(d1: D1Database, env: Env, attempt: AdminSignIn, now = new Date()): Promise<{ adminToken: string; expiresAt: string }> {
   const pin = configuredPin(env);
   const keys = adminPubkeys(env);
+  const deployed = !isLocalRun(env);
+  if (deployed && !keys) throw new AppError(503, "admin_keys_required", ADMIN_KEYS_REQUIRED);
+
+  const memberKey = attempt.member?.nostrPubkey?.toLowerCase();
+  const adminKey = keys && memberKey && keys.has(memberKey) ? memberKey : null;
+  // Not a guess at the PIN: refused before any lockout is looked at or counted.
+  if (keys && !adminKey) throw forbidden(ADMIN_KEY_SESSION_REQUIRED, "admin_key_required");
+  const bucket: LockoutBucket = deployed ? { client: `admin-key:${adminKey}`, andEverybody: false } : { client: attempt.client, andEverybody: true };
 
   // Old rows are of no use to the lockout any more.
   await d1.prepare("DELETE FROM admin_login_failures WHERE created_at < ?").bind(minus(now, 2 * WINDOW_MS)).run();
-  const tryId = await recordTry(d1, attempt.client, now);
+  const tryId = await recordTry(d1, bucket, now);
   if (tryId === null) throw tooManyRequests(BLOCKED_MESSAGE, "admin_blocked");
-
-  if (keys && !(attempt.member?.nostrPubkey && keys.has(attempt.member.nostrPubkey.toLowerCase()))) {
-    // Not a guess at the PIN: the try does not count.
-    await d1.prepare("DELETE FROM admin_login_failures WHERE id = ?").bind(tryId).run();
-    throw forbidden("Admin sign-in also needs you to be signed in with an administrator's Nostr key.", "admin_key_required");
-  }
   if (!timingSafeEqual(attempt.pin, pin)) throw unauthorized(INCORRECT_PIN, "incorrect_pin");
 
   const adminToken = randomHex(32);
   const expiresAt = new Date(now.getTime() + ADMIN_TOKEN_TTL_MS).toISOString();
   await d1.batch([
-    d1.prepare("DELETE FROM admin_login_failures WHERE id = ? OR client = ?").bind(tryId, attempt.client),
+    d1.prepare("DELETE FROM admin_login_failures WHERE id = ? OR client = ?").bind(tryId, bucket.client),
     d1.prepare("DELETE FROM admin_sessions WHERE expires_at <= ?").bind(now.toISOString()),
     d1.prepare("INSERT INTO admin_sessions (token_hash, expires_at, created_at) VALUES (?, ?, ?)").bind(await sha256Hex(adminToken), expiresAt, now.toISOString()),
   ]);
