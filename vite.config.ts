@@ -1,15 +1,14 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
-import { SECURITY_HEADERS } from "./worker/security-policy";
+import { staticAssetHeadersFile } from "./worker/security-policy";
 
 /** Static assets skip the Worker, so their headers come from a `_headers` file written from the Worker's own policy. */
 function securityHeadersFile(): Plugin {
   return {
     name: "gigstr-security-headers",
     generateBundle() {
-      const lines = Object.entries(SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`);
-      this.emitFile({ type: "asset", fileName: "_headers", source: `/*\n${lines.join("\n")}\n` });
+      this.emitFile({ type: "asset", fileName: "_headers", source: staticAssetHeadersFile() });
     },
   };
 }

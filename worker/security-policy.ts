@@ -30,3 +30,28 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 };
 
+
+/**
+ * HSTS (RFC 6797) for a deployed Worker: browsers use https only, for two years, on this host and
+ * its subdomains. No `preload`: a preload-list entry outlives this deployment and takes months to
+ * remove, a choice for the domain's owner, not for the app.
+ */
+export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
+
+/**
+ * Hosts of a local run (`npm start` serves http://127.0.0.1:PORT). HSTS there would pin the
+ * developer's browser to https for them (`localhost` and every other local app on it).
+ */
+export const LOCAL_HOSTS = ["127.0.0.1", "localhost"] as const;
+
+/**
+ * The static assets' `_headers` file (Workers Static Assets syntax). The assets skip the Worker, so
+ * they cannot ask whether this is a local run: every host gets HSTS, and a rule naming the local
+ * hosts (it matches on host and path, whatever the port) takes it off again (`! Name` unsets).
+ */
+export function staticAssetHeadersFile(): string {
+  const all = { ...SECURITY_HEADERS, "Strict-Transport-Security": STRICT_TRANSPORT_SECURITY };
+  const rules = [`/*\n${Object.entries(all).map(([name, value]) => `  ${name}: ${value}`).join("\n")}`];
+  for (const host of LOCAL_HOSTS) rules.push(`https://${host}/*\n  ! Strict-Transport-Security`);
+  return `${rules.join("\n")}\n`;
+}
