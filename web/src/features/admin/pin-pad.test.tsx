@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AdminRoute } from "../../routes/admin";
 import { apiError, mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
+import { SESSION_TOKEN_KEY } from "../../lib/api";
 import { ADMIN_TOKEN_KEY } from "./admin-session";
 
 const emptyPanel = {
@@ -27,7 +28,10 @@ async function enter(user: ReturnType<typeof userEvent.setup>, pin: string) {
 }
 
 beforeEach(() => sessionStorage.clear());
-afterEach(() => sessionStorage.clear());
+afterEach(() => {
+  sessionStorage.clear();
+  localStorage.removeItem(SESSION_TOKEN_KEY);
+});
 
 describe("the admin PIN keypad", () => {
   it("has digits 0-9, Clear and OK with six dots; OK waits for six digits and no seventh is taken", async () => {
@@ -104,6 +108,33 @@ describe("the admin PIN keypad", () => {
     expect(await findToast("Too many incorrect PINs: admin sign-in is blocked for 15 minutes.")).toBeInTheDocument();
     expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBeNull();
     expect(dots()).toHaveAccessibleName("0 of 6 digits entered");
+  });
+
+  it("carries the member session of the signed-in Nostr key: a deployed Gigstr asks for an admin key's session with the PIN", async () => {
+    localStorage.setItem(SESSION_TOKEN_KEY, "member-session-1");
+    const api = mockApi({ ...emptyPanel, "POST /api/admin/auth": () => ({ success: true, adminToken: "tok-2" }) });
+    const user = renderPin();
+    await enter(user, "135790");
+    await user.click(ok());
+    expect(await findToast("Access Granted")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/admin/auth")[0]!.headers.Authorization).toBe("Bearer member-session-1");
+  });
+
+  it("shows the server's reason when admin sign-in needs an admin key or is switched off, and keeps the keypad", async () => {
+    const reasons = [
+      apiError(403, "Admin sign-in also needs you to be signed in with an administrator's Nostr key.", "admin_key_required"),
+      apiError(503, "Admin sign-in is switched off: ADMIN_PUBKEYS must be set on a deployed Gigstr (the administrators' Nostr keys, npub or hex; the PIN alone is not enough).", "admin_keys_required"),
+    ];
+    mockApi({ "POST /api/admin/auth": () => reasons.shift()! });
+    const user = renderPin();
+    await enter(user, "135790");
+    await user.click(ok());
+    expect(await findToast("Admin sign-in also needs you to be signed in with an administrator's Nostr key.")).toBeInTheDocument();
+    await enter(user, "135790");
+    await user.click(ok());
+    expect(await findToast(/ADMIN_PUBKEYS must be set on a deployed Gigstr/)).toBeInTheDocument();
+    expect(dots()).toHaveAccessibleName("0 of 6 digits entered");
+    expect(sessionStorage.getItem(ADMIN_TOKEN_KEY)).toBeNull();
   });
 
   it("takes the PIN from the keyboard too", async () => {
