@@ -181,7 +181,7 @@ describe("POST /api/admin/auth on a deployed Worker (no LOCAL_DEV)", () => {
     const deployedEnv = { ...env, LOCAL_DEV: undefined, ADMIN_PUBKEYS: keys.map((k) => k.npub).join(",") };
     const start = new Date(Date.now() - 9 * 86_400_000); // a day of its own, away from the other tests
     const at = (m: number) => new Date(start.getTime() + minutes(m));
-    const attempt = (member: (typeof members)[number], m: number, pin = WRONG_PIN, client = `stranger-${m}`) =>
+    const attempt = (member: (typeof members)[number] | null, m: number, pin = WRONG_PIN, client = `stranger-${m}`) =>
       signInAdmin(env.DB, deployedEnv, { pin, client, member }, at(m)).then(() => "ok", (e: { status: number }) => e.status);
 
     // 200 strangers' tries (no session) from 200 addresses: all refused, none counted.
