@@ -30,7 +30,7 @@ export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void
     d1: env.DB,
     env,
     // Built on first use, so a misconfigured backend, or payments switched off, fails only what needs
-    // Lightning (a 503 there, before anything is written), not browsing.
+    // Lightning (a 503 there), not browsing.
     get lightning() {
       lightning ??= lightningBackendFor(env, {
         fetch: networkFetch,
