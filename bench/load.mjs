@@ -71,7 +71,7 @@ async function signIn(agent, secretKey) {
   if (challengeRes.status !== 200) return { ok: false, status: challengeRes.status, error: challengeRes.error ?? `challenge ${challengeRes.status}`, signMs: 0, t0 };
   const { challenge, challengeId } = JSON.parse(challengeRes.text);
   const s0 = performance.now();
-  const event = finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", challenge]], content: "" }, secretKey);
+  const event = finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", challenge], ["relay", base.origin]], content: "" }, secretKey);
   const signMs = performance.now() - s0;
   const verifyRes = await request(agent, "POST", "/api/auth/nostr/verify", { body: { event, challengeId } });
   if (verifyRes.status !== 200) return { ok: false, status: verifyRes.status, error: verifyRes.error ?? `verify ${verifyRes.status}`, signMs, t0 };

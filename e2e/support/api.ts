@@ -11,7 +11,8 @@ export interface SignedInUser {
 
 /**
  * Signs in with a Nostr key the way the web client does (DESIGN.md §6): ask for a challenge,
- * sign a kind 22242 event carrying it in a `challenge` tag, and trade it for a session.
+ * sign a kind 22242 event carrying it in a `challenge` tag and naming this site in a `relay` tag,
+ * and trade it for a session.
  * A new key (so a new user) unless one is given.
  */
 export async function createSignedInUser(baseUrl: string, secretKey: Uint8Array = generateSecretKey()): Promise<SignedInUser> {
@@ -21,7 +22,7 @@ export async function createSignedInUser(baseUrl: string, secretKey: Uint8Array 
     "/api/auth/nostr/challenge",
   );
   const event = finalizeEvent(
-    { kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", challenge]], content: challenge },
+    { kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", challenge], ["relay", new URL(baseUrl).origin]], content: challenge },
     secretKey,
   );
   const { sessionToken, user } = await apiJson<{ sessionToken: string; user: SignedInUser["user"] }>(

@@ -84,7 +84,7 @@ describe("POST /api/auth/nostr/verify", () => {
     const event = loginEvent(generateSecretKey(), challenge);
     const forged = { ...event, sig: event.sig.replace(/^./, event.sig[0] === "a" ? "b" : "a") };
     await expectRefused(await verify({ event: forged, challengeId }), 401, /Invalid signature/);
-    const tampered = { ...event, tags: [["challenge", challenge], ["x", "y"]] };
+    const tampered = { ...event, tags: [...event.tags, ["x", "y"]] };
     await expectRefused(await verify({ event: tampered, challengeId }), 401, /Invalid signature/);
   });
 
@@ -114,6 +114,54 @@ describe("POST /api/auth/nostr/verify", () => {
       401,
       /expired/,
     );
+  });
+
+  it("refuses a login a hostile relay got signed for it (NIP-42 AUTH): no session, the victim's address stays", async () => {
+    // The victim is a member with a Lightning address where their payouts go.
+    const victim = await signUp({ lightningAddress: "victim@wallet.test" });
+    const victimKey = victim.secretKey;
+    // The attacker asks us for a challenge and, as a relay, sends ["AUTH", <our challenge>] to the
+    // victim's client, which answers relay AUTH on its own: kind 22242 naming the attacker's relay.
+    const { challenge, challengeId } = await getChallenge();
+    const signedForRelay = loginEvent(victimKey, challenge, { relay: "wss://evil.relay.example" });
+    const res = await verify({ event: signedForRelay, challengeId });
+    await expectRefused(res, 401, /must name this site \(https:\/\/gigstr\.test\) in its relay tag/);
+    // No session came of it; the challenge is still unused, so nothing was consumed either.
+    const row = await env.DB.prepare("SELECT consumed_at FROM auth_challenges WHERE id = ?").bind(challengeId).first();
+    expect(row).toEqual({ consumed_at: null });
+    expect(await call("/api/user/me", victim.token)).toMatchObject({ status: 200, body: { lightningAddress: "victim@wallet.test" } });
+  });
+
+  it("refuses a kind 22242 login with no relay tag, or one naming another site", async () => {
+    for (const relay of [null, "https://gigstr.test.evil.example", "wss://gigstr.test", "https://gigstr.test/other", "not a url"]) {
+      const { challenge, challengeId } = await getChallenge();
+      await expectRefused(await verify({ event: loginEvent(generateSecretKey(), challenge, { relay }), challengeId }), 401, /relay tag/);
+    }
+  });
+
+  it("accepts this site's origin with a trailing slash, and the public https://ALIAS_DOMAIN", async () => {
+    const { challenge, challengeId } = await getChallenge();
+    expect((await verify({ event: loginEvent(generateSecretKey(), challenge, { relay: "https://gigstr.test/" }), challengeId })).status).toBe(200);
+    const second = await getChallenge();
+    const event = loginEvent(generateSecretKey(), second.challenge, { relay: "https://gigstr.example" });
+    const res = await api("/api/auth/nostr/verify", { method: "POST", json: { event, challengeId: second.challengeId }, env: { ALIAS_DOMAIN: "gigstr.example" } });
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses an oversized login event before looking at it (400, nothing consumed)", async () => {
+    const { challenge, challengeId } = await getChallenge();
+    const sk = generateSecretKey();
+    const tooManyTags = finalizeEvent(
+      { kind: 22242, created_at: now(), tags: [["challenge", challenge], ["relay", "https://gigstr.test"], ...Array.from({ length: 9 }, (_, i) => ["t", String(i)])], content: "" },
+      sk,
+    );
+    await expectRefused(await verify({ event: tooManyTags, challengeId }), 400, /at most 10 tags/);
+    const longValue = finalizeEvent({ kind: 22242, created_at: now(), tags: [["challenge", challenge], ["relay", "https://gigstr.test"], ["x", "y".repeat(257)]], content: "" }, sk);
+    await expectRefused(await verify({ event: longValue, challengeId }), 400, /at most 256 characters/);
+    const longContent = finalizeEvent({ kind: 22242, created_at: now(), tags: [["challenge", challenge], ["relay", "https://gigstr.test"]], content: "x".repeat(1001) }, sk);
+    await expectRefused(await verify({ event: longContent, challengeId }), 400, /at most 1000 characters/);
+    // The challenge was never consumed: the honest login still works.
+    expect((await verify({ event: loginEvent(sk, challenge), challengeId })).status).toBe(200);
   });
 
   it("answers 400 with a message for a malformed body", async () => {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../context";
-import { nostrEventSchema } from "../auth/nostr-login";
+import { nostrEventSchema, siteOrigins } from "../auth/nostr-login";
 import { bearerToken } from "../auth/middleware";
 import { createLoginChallenge, endSession, signInWithNostr } from "../services/auth";
 import { ownUser } from "../services/users";
@@ -17,7 +17,7 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/nostr/challenge", async (c) => c.json(await createLoginChallenge(c.var.db)))
   .post("/nostr/verify", async (c) => {
     const { event, challengeId } = await parseJson(c, verifyBody);
-    const { sessionToken, user } = await signInWithNostr(c.var.db, event, challengeId);
+    const { sessionToken, user } = await signInWithNostr(c.var.db, event, challengeId, siteOrigins(c.req.url, c.env.ALIAS_DOMAIN));
     return c.json({ sessionToken, user: ownUser(user, aliasDomainOf(c)) });
   })
   // Beyond the spec: logging out ends the session here too, so a copy of the token is no use afterwards.

@@ -28,13 +28,14 @@ export async function signInWithNostr(
   db: Db,
   event: LoginEvent,
   challengeId: string,
+  siteOrigins: readonly string[],
 ): Promise<{ sessionToken: string; user: UserRow }> {
   const now = nowIso();
   const row = await db.query.authChallenges.findFirst({ where: eq(authChallenges.id, challengeId) });
   if (!row || row.consumedAt || row.expiresAt <= now) {
     throw unauthorized("Challenge expired or already used. Please try again.", "invalid_challenge");
   }
-  const problem = firstLoginEventProblem(event, row.challenge, Math.floor(Date.now() / 1000));
+  const problem = firstLoginEventProblem(event, { challenge: row.challenge, siteOrigins }, Math.floor(Date.now() / 1000));
   if (problem) throw unauthorized(problem, "invalid_event");
 
   // Consuming is a compare-and-set: of two requests racing with one challenge, one wins.

@@ -31,13 +31,19 @@ export async function getChallenge() {
   return (await res.json()) as { challenge: string; challengeId: string };
 }
 
-export function loginEvent(secretKey: Uint8Array, challenge: string, opts: { kind?: number; createdAt?: number } = {}) {
+/** A login as the web client signs it; `relay` names another site (or `null`: none) for attacks. */
+export function loginEvent(
+  secretKey: Uint8Array,
+  challenge: string,
+  opts: { kind?: number; createdAt?: number; relay?: string | null } = {},
+) {
   const kind = opts.kind ?? 22242;
+  const relay = opts.relay === undefined ? BASE : opts.relay;
   return finalizeEvent(
     {
       kind,
       created_at: opts.createdAt ?? Math.floor(Date.now() / 1000),
-      tags: kind === 22242 ? [["challenge", challenge]] : [],
+      tags: kind === 22242 ? [["challenge", challenge], ...(relay === null ? [] : [["relay", relay]])] : [],
       content: kind === 1 ? challenge : "",
     },
     secretKey,

@@ -29,8 +29,20 @@ declare global {
   }
 }
 
-export function loginEventTemplate(challenge: string, nowMs = Date.now()): NostrEventTemplate {
-  return { kind: LOGIN_EVENT_KIND, created_at: Math.floor(nowMs / 1000), tags: [["challenge", challenge]], content: "" };
+/**
+ * The login names this site in its `relay` tag: the server refuses a login naming any other, so an
+ * event a hostile relay gets our member's client to sign for it (NIP-42 AUTH) opens nothing here.
+ */
+export function loginEventTemplate(challenge: string, siteOrigin = location.origin, nowMs = Date.now()): NostrEventTemplate {
+  return {
+    kind: LOGIN_EVENT_KIND,
+    created_at: Math.floor(nowMs / 1000),
+    tags: [
+      ["challenge", challenge],
+      ["relay", siteOrigin],
+    ],
+    content: "",
+  };
 }
 
 export const INVALID_NSEC = "Invalid nsec format";

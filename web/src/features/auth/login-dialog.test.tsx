@@ -84,7 +84,11 @@ describe("Login with Nostr: With Key", () => {
     expect(challengeId).toBe("challenge-1");
     expect(event.kind).toBe(LOGIN_EVENT_KIND);
     expect(event.kind).toBe(22242);
-    expect(event.tags).toEqual([["challenge", "c0ffee".repeat(8)]]);
+    // It names this site, so the event is no use to any other site or relay it might be shown to.
+    expect(event.tags).toEqual([
+      ["challenge", "c0ffee".repeat(8)],
+      ["relay", location.origin],
+    ]);
     expect(event.content).toBe("");
     expect(event.pubkey).toBe(pubkey);
     expect(Math.abs(event.created_at - Date.now() / 1000)).toBeLessThan(60);
@@ -148,7 +152,9 @@ describe("Login with Nostr: Extension", () => {
     const { user } = renderLogin();
     await user.click(screen.getByRole("button", { name: "Login with Extension" }));
     expect(await findToast("Login Successful!")).toBeInTheDocument();
-    expect(signEvent).toHaveBeenCalledWith(expect.objectContaining({ kind: 22242, tags: [["challenge", "c0ffee".repeat(8)]], content: "" }));
+    expect(signEvent).toHaveBeenCalledWith(
+      expect.objectContaining({ kind: 22242, tags: [["challenge", "c0ffee".repeat(8)], ["relay", location.origin]], content: "" }),
+    );
     expect(api.callsTo("POST", "/api/auth/nostr/verify")).toHaveLength(1);
   });
 });
