@@ -33,16 +33,23 @@ export const users = sqliteTable(
   ],
 );
 
-/** A signed-in browser: only the SHA-256 of its token is kept. */
+/**
+ * A signed-in browser: only the SHA-256 of its token is kept. `id` names it to its owner (the sessions
+ * list, ending one); `client` is a short label from the browser's User-Agent at sign-in; `lastUsedAt`
+ * is refreshed at most every few minutes.
+ */
 export const sessions = sqliteTable(
   "sessions",
   {
     tokenHash: text("token_hash").primaryKey(),
+    id: text("id").$defaultFn(() => crypto.randomUUID()),
     userId: text("user_id").notNull().references(() => users.id),
     expiresAt: text("expires_at").notNull(),
+    client: text("client"),
+    lastUsedAt: text("last_used_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("sessions_user_idx").on(t.userId)],
+  (t) => [index("sessions_user_idx").on(t.userId), uniqueIndex("sessions_id_idx").on(t.id)],
 );
 
 /** A login challenge: single use, 5 minutes; the event that consumed it is remembered so no event is accepted twice. */
