@@ -23,7 +23,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "./app";
 import { adminSignIn, TEST_ADMIN_PIN } from "./test/admin";
 import { api, call, getChallenge, loginEvent, payWithDevWallet, postGig, signUp, type Json, type Member } from "./test/factories";
-import { openSocket } from "./test/sockets";
+import { anotherSession, openSocket } from "./test/sockets";
 import { askUploadUrl, uploadFile } from "./test/uploads";
 
 // ---- Vocabulary ---------------------------------------------------------------------------------
@@ -206,6 +206,13 @@ class World {
     });
   }
 
+  /** A further session of the member (another device), by id; single use, so never memoised. */
+  async sessionOf(m: Member): Promise<string> {
+    const device = await anotherSession(m);
+    const list = (await ok(call("/api/auth/sessions", device.token), 200, "sessions")) as unknown as { id: string; current: boolean }[];
+    return list.find((s) => s.current)!.id;
+  }
+
   portfolioItemOf(m: Member): Promise<string> {
     return this.once(`portfolio:${m.id}`, async () => (await ok(call("/api/portfolio", m.token, "POST", { title: "Logo for a meetup" }), 201, "portfolio item")).id);
   }
@@ -306,6 +313,25 @@ const MATRIX: Record<string, Row | Row[]> = {
     expect: MEMBERS(200),
     check: async (c) => expect((await call("/api/user/me", c.me!.token)).status).toBe(401),
     note: "ends the caller's own session: the same token is refused afterwards",
+  },
+  "POST /api/auth/logout-all": {
+    objectless: true,
+    request: () => ({ path: "/api/auth/logout-all" }),
+    expect: MEMBERS(200),
+    check: async (c) => expect((await call("/api/user/me", c.me!.token)).status).toBe(401),
+    note: "ends every session of the caller, this one included",
+  },
+  "GET /api/auth/sessions": {
+    objectless: true,
+    request: () => ({ path: "/api/auth/sessions" }),
+    expect: MEMBERS(200),
+    check: (c, body) => expect((body as { current: boolean }[]).filter((s) => s.current)).toHaveLength(1),
+    note: "the caller's own sessions only",
+  },
+  "DELETE /api/auth/sessions/:id": {
+    request: async (c) => ({ path: `/api/auth/sessions/${await c.w.sessionOf(await c.w.ownerOf(c.role, c.obj))}` }),
+    expect: { visitor: 401, hirer: { own: 200, other: 404 }, worker: { own: 200, other: 404 }, stranger: 404, admin: 401 },
+    note: "another member's session is not found and goes on",
   },
   "GET /api/user/me": {
     objectless: true,

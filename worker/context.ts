@@ -11,6 +11,8 @@ export interface AppVariables {
   db: Db;
   /** The signed-in member, when the request carries a valid session. */
   user: UserRow | null;
+  /** The id of the member session the request carries (the sessions list marks it "This device"). */
+  sessionId: string | null;
   /** True when the request carries a valid admin token. */
   isAdmin: boolean;
 }

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { AppContext, AppEnv, UserRow } from "../context";
 import { openDb } from "../db/client";
 import { unauthorized } from "../errors";
-import { memberForToken } from "../services/auth";
+import { lastUsedIsStale, sessionForToken, touchSession } from "../services/auth";
 import { accessFor } from "./access";
 
 export function bearerToken(header: string | undefined): string | null {
@@ -15,7 +15,11 @@ export function identify(resolveAdmin: (c: AppContext, token: string) => Promise
   return async (c, next) => {
     c.set("db", openDb(c.env.DB));
     const token = bearerToken(c.req.header("authorization"));
-    c.set("user", token ? await memberForToken(c.var.db, token) : null);
+    const session = token ? await sessionForToken(c.var.db, token) : null;
+    c.set("user", session?.user ?? null);
+    c.set("sessionId", session?.sessionId ?? null);
+    // "Last used" in the sessions list: written after the answer, and at most every few minutes.
+    if (session && lastUsedIsStale(session.lastUsedAt)) c.executionCtx.waitUntil(touchSession(c.var.db, session.sessionId));
     const adminToken = c.req.header("x-admin-token");
     c.set("isAdmin", adminToken ? await resolveAdmin(c, adminToken) : false);
 

@@ -181,3 +181,80 @@ describe("POST /api/auth/logout", () => {
     expect(await call("/api/user/me", phone.token)).toMatchObject({ status: 200, body: { id: member.id } });
   });
 });
+
+describe("sessions their owner controls", () => {
+  const FIREFOX_ANDROID = "Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0";
+
+  async function signInFrom(member: { secretKey: Uint8Array }, userAgent: string) {
+    const { challenge, challengeId } = await getChallenge();
+    const res = await api("/api/auth/nostr/verify", {
+      method: "POST",
+      json: { event: loginEvent(member.secretKey, challenge), challengeId },
+      headers: { "user-agent": userAgent },
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { sessionToken: string }).sessionToken;
+  }
+
+  it("lists the caller's sessions with their client, times and which one is this", async () => {
+    const member = await signUp();
+    const phone = await signInFrom(member, FIREFOX_ANDROID);
+    const stranger = await signUp();
+    const { status, body } = await call("/api/auth/sessions", phone);
+    expect(status).toBe(200);
+    const list = body as unknown as Array<{ id: string; client: string; createdAt: string; lastUsedAt: string; current: boolean }>;
+    expect(list).toHaveLength(2);
+    const current = list.filter((s) => s.current);
+    expect(current).toHaveLength(1);
+    expect(current[0]).toMatchObject({ client: "Firefox on Android", id: expect.any(String) });
+    expect(list.find((s) => !s.current)).toMatchObject({ client: "Unknown device" });
+    for (const s of list) {
+      expect(Date.parse(s.createdAt)).not.toBeNaN();
+      expect(Date.parse(s.lastUsedAt)).not.toBeNaN();
+    }
+    // Nobody else's sessions are in it.
+    const strangers = (await call("/api/auth/sessions", stranger.token)).body as unknown as unknown[];
+    expect(strangers).toHaveLength(1);
+  });
+
+  it("ends one of the caller's own sessions; another member's id is 404 and ends nothing", async () => {
+    const member = await signUp();
+    const laptop = await anotherSession(member);
+    const other = await signUp();
+    const list = (await call("/api/auth/sessions", member.token)).body as unknown as Array<{ id: string; current: boolean }>;
+    const laptopId = list.find((s) => !s.current)!.id;
+    // A stranger cannot end it, even knowing its id.
+    expect(await call(`/api/auth/sessions/${laptopId}`, other.token, "DELETE")).toMatchObject({ status: 404 });
+    expect((await call("/api/user/me", laptop.token)).status).toBe(200);
+    // Its owner can.
+    expect(await call(`/api/auth/sessions/${laptopId}`, member.token, "DELETE")).toEqual({ status: 200, body: { success: true } });
+    expect((await call("/api/user/me", laptop.token)).status).toBe(401);
+    expect((await call("/api/user/me", member.token)).status).toBe(200);
+    expect((await call("/api/user/me", other.token)).status).toBe(200);
+  });
+
+  it("signs out everywhere: every session of the caller ends, this one too; other members stay", async () => {
+    const member = await signUp();
+    const phone = await anotherSession(member);
+    const other = await signUp();
+    expect(await call("/api/auth/logout-all", member.token, "POST")).toEqual({ status: 200, body: { success: true, ended: 2 } });
+    expect((await call("/api/user/me", member.token)).status).toBe(401);
+    expect((await call("/api/user/me", phone.token)).status).toBe(401);
+    expect((await call("/api/user/me", other.token)).status).toBe(200);
+  });
+
+  it("needs a session: a visitor can neither list nor end sessions", async () => {
+    expect((await api("/api/auth/sessions")).status).toBe(401);
+    expect((await api("/api/auth/logout-all", { method: "POST" })).status).toBe(401);
+    expect((await api(`/api/auth/sessions/${crypto.randomUUID()}`, { method: "DELETE" })).status).toBe(401);
+  });
+
+  it("records when a session was last used, at most every five minutes", async () => {
+    const member = await signUp();
+    const old = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    await env.DB.prepare("UPDATE sessions SET last_used_at = ? WHERE user_id = ?").bind(old, member.id).run();
+    await call("/api/user/me", member.token);
+    const [session] = (await call("/api/auth/sessions", member.token)).body as unknown as Array<{ lastUsedAt: string }>;
+    expect(Date.parse(session!.lastUsedAt)).toBeGreaterThan(Date.parse(old));
+  });
+});

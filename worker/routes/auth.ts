@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../context";
 import { nostrEventSchema, siteOrigins } from "../auth/nostr-login";
-import { bearerToken } from "../auth/middleware";
-import { createLoginChallenge, endSession, signInWithNostr } from "../services/auth";
+import { bearerToken, requireMember } from "../auth/middleware";
+import { createLoginChallenge, endAllSessions, endSession, endSessionById, listSessions, signInWithNostr } from "../services/auth";
 import { ownUser } from "../services/users";
 import { aliasDomainOf } from "./config";
 import { parseJson } from "./parse";
@@ -17,7 +17,13 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/nostr/challenge", async (c) => c.json(await createLoginChallenge(c.var.db)))
   .post("/nostr/verify", async (c) => {
     const { event, challengeId } = await parseJson(c, verifyBody);
-    const { sessionToken, user } = await signInWithNostr(c.var.db, event, challengeId, siteOrigins(c.req.url, c.env.ALIAS_DOMAIN));
+    const { sessionToken, user } = await signInWithNostr(
+      c.var.db,
+      event,
+      challengeId,
+      siteOrigins(c.req.url, c.env.ALIAS_DOMAIN),
+      c.req.header("user-agent"),
+    );
     return c.json({ sessionToken, user: ownUser(user, aliasDomainOf(c)) });
   })
   // Beyond the spec: logging out ends the session here too, so a copy of the token is no use afterwards.
@@ -25,4 +31,11 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/logout", async (c) => {
     await endSession(c.var.db, bearerToken(c.req.header("authorization"))!);
     return c.json({ success: true });
-  });
+  })
+  // Sessions their owner controls (issue 14): see where one is signed in, end one, or end them all.
+  .get("/sessions", async (c) => c.json(await listSessions(c.var.db, requireMember(c).id, c.var.sessionId ?? "")))
+  .delete("/sessions/:id", async (c) => {
+    await endSessionById(c.var.db, requireMember(c).id, c.req.param("id"));
+    return c.json({ success: true });
+  })
+  .post("/logout-all", async (c) => c.json({ success: true, ended: await endAllSessions(c.var.db, requireMember(c).id) }));

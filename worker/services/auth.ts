@@ -1,16 +1,20 @@
 // Nostr sign-in and member sessions (DESIGN.md §6).
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { nip19 } from "nostr-tools";
 import type { Db, UserRow } from "../context";
 import { authChallenges, sessions, users } from "../db/schema";
 import { nowIso } from "../db/client";
-import { unauthorized } from "../errors";
+import { notFound, unauthorized } from "../errors";
 import { firstLoginEventProblem, type LoginEvent } from "../auth/nostr-login";
 import { randomHex, sha256Hex } from "../auth/tokens";
 import { liveSession } from "../auth/live-sessions";
+import { clientLabel } from "../auth/client-label";
+import type { SessionView } from "../../domain/session";
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** A session's "last used" is written at most this often, so using the site is not a write per request. */
+export const LAST_USED_GRANULARITY_MS = 5 * 60 * 1000;
 
 export async function createLoginChallenge(db: Db): Promise<{ challenge: string; challengeId: string }> {
   const challengeId = crypto.randomUUID();
@@ -29,6 +33,7 @@ export async function signInWithNostr(
   event: LoginEvent,
   challengeId: string,
   siteOrigins: readonly string[],
+  userAgent?: string,
 ): Promise<{ sessionToken: string; user: UserRow }> {
   const now = nowIso();
   const row = await db.query.authChallenges.findFirst({ where: eq(authChallenges.id, challengeId) });
@@ -52,7 +57,7 @@ export async function signInWithNostr(
   if (consumed.length === 0) throw unauthorized("Challenge expired or already used. Please try again.", "invalid_challenge");
 
   const user = await findOrCreateMember(db, event.pubkey);
-  const sessionToken = await createSession(db, user.id);
+  const sessionToken = await createSession(db, user.id, userAgent);
   return { sessionToken, user };
 }
 
@@ -66,25 +71,86 @@ async function findOrCreateMember(db: Db, pubkey: string): Promise<UserRow> {
   return user;
 }
 
-export async function createSession(db: Db, userId: string): Promise<string> {
+export async function createSession(db: Db, userId: string, userAgent?: string): Promise<string> {
   const token = randomHex(32);
+  const now = nowIso();
   await db.insert(sessions).values({
     tokenHash: await sha256Hex(token),
+    id: crypto.randomUUID(),
     userId,
     expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
+    client: clientLabel(userAgent),
+    lastUsedAt: now,
   });
   return token;
 }
 
-/** The member a bearer token belongs to, or null when it is unknown, expired or the account is gone. */
-export async function memberForToken(db: Db, token: string): Promise<UserRow | null> {
+export interface LiveSession {
+  user: UserRow;
+  sessionId: string;
+  lastUsedAt: string | null;
+}
+
+/** The live session a bearer token opens, or null when it is unknown, expired or the account is gone. */
+export async function sessionForToken(db: Db, token: string): Promise<LiveSession | null> {
   const rows = await db
-    .select({ user: users })
+    .select({ user: users, sessionId: sessions.id, lastUsedAt: sessions.lastUsedAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, await sha256Hex(token)), liveSession(nowIso())))
     .limit(1);
-  return rows[0]?.user ?? null;
+  const row = rows[0];
+  return row ? { user: row.user, sessionId: row.sessionId ?? "", lastUsedAt: row.lastUsedAt } : null;
+}
+
+/** The member a bearer token belongs to, or null when it is unknown, expired or the account is gone. */
+export async function memberForToken(db: Db, token: string): Promise<UserRow | null> {
+  return (await sessionForToken(db, token))?.user ?? null;
+}
+
+/** Whether a session's "last used" is old enough to be written again. */
+export function lastUsedIsStale(lastUsedAt: string | null, now = Date.now()): boolean {
+  return !lastUsedAt || Date.parse(lastUsedAt) < now - LAST_USED_GRANULARITY_MS;
+}
+
+/** Records that a session was used now; a no-op when another request already did within the granularity. */
+export async function touchSession(db: Db, sessionId: string, now = Date.now()): Promise<void> {
+  const staleBefore = new Date(now - LAST_USED_GRANULARITY_MS).toISOString();
+  await db
+    .update(sessions)
+    .set({ lastUsedAt: new Date(now).toISOString() })
+    .where(and(eq(sessions.id, sessionId), or(isNull(sessions.lastUsedAt), lt(sessions.lastUsedAt, staleBefore))));
+}
+
+/** The member's live sessions, most recently used first; `current` marks the one asking. */
+export async function listSessions(db: Db, userId: string, currentSessionId: string): Promise<SessionView[]> {
+  const rows = await db
+    .select({ id: sessions.id, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt, client: sessions.client })
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, nowIso())))
+    .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt));
+  return rows.map((row) => ({
+    id: row.id ?? "",
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt ?? row.createdAt,
+    client: row.client ?? clientLabel(undefined),
+    current: row.id === currentSessionId,
+  }));
+}
+
+/** Ends every session of the member, the one asking included. Answers how many ended. */
+export async function endAllSessions(db: Db, userId: string): Promise<number> {
+  const ended = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+  return ended.length;
+}
+
+/** Ends one of the member's own sessions; another member's (or an unknown) id is 404 and ends nothing. */
+export async function endSessionById(db: Db, userId: string, sessionId: string): Promise<void> {
+  const ended = await db
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
+    .returning({ id: sessions.id });
+  if (ended.length === 0) throw notFound("Session not found");
 }
 
 export async function endSession(db: Db, token: string): Promise<void> {
