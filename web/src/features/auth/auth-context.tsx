@@ -17,6 +17,8 @@ export interface AuthContextValue {
   isAuthenticated: boolean;
   login: (sessionToken: string, user: OwnUser) => void;
   logout: () => void;
+  /** Ends every session of the member on the server (this one too), then signs this tab out. */
+  logoutEverywhere: () => Promise<void>;
   refreshUser: () => Promise<void>;
 }
 
@@ -54,15 +56,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  const logout = useCallback(() => {
-    // The server forgets the session too; signing out here does not wait for it, nor depend on it.
-    void apiJson("POST", "/api/auth/logout").catch(() => undefined);
+  const forgetSession = useCallback(() => {
     localStorage.removeItem(SESSION_TOKEN_KEY);
     // Whatever was cached belonged to the member who just left.
     queryClient.removeQueries();
     queryClient.setQueryData(authKeys.me(), null);
     setHasToken(false);
   }, [queryClient]);
+
+  const logout = useCallback(() => {
+    // The server forgets the session too; signing out here does not wait for it, nor depend on it.
+    void apiJson("POST", "/api/auth/logout").catch(() => undefined);
+    forgetSession();
+  }, [forgetSession]);
+
+  const logoutEverywhere = useCallback(async () => {
+    // Here the server's answer matters: a failure leaves every session (this one too) as it was.
+    await apiJson("POST", "/api/auth/logout-all");
+    forgetSession();
+  }, [forgetSession]);
 
   const refreshUser = useCallback(async () => {
     try {
@@ -80,9 +92,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isAuthenticated: user !== null,
       login,
       logout,
+      logoutEverywhere,
       refreshUser,
     }),
-    [user, hasToken, me.isPending, login, logout, refreshUser],
+    [user, hasToken, me.isPending, login, logout, logoutEverywhere, refreshUser],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -5,11 +5,12 @@ import { Button } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { FormField, Input, describedBy } from "../../components/ui/input";
 import { useToast } from "../../components/ui/toast";
+import { SessionsSection } from "../auth/sessions-section";
 import { NostrProfileSection } from "../nostr-profile/nostr-profile-card";
 import { INVALID_LIGHTNING_ADDRESS_TEXT, INVALID_LIGHTNING_ADDRESS_TITLE } from "./profile-texts";
 import { useUpdateProfile } from "./use-profile";
 
-/** Display name and Lightning address, the two settings the marketplace needs. */
+/** Display name and Lightning address, the two settings the marketplace needs; and where the member is signed in. */
 export function SettingsDialog({ user, open, onOpenChange }: { user: OwnUser; open: boolean; onOpenChange: (open: boolean) => void }) {
   const nameId = useId();
   const addressId = useId();
@@ -76,6 +77,7 @@ export function SettingsDialog({ user, open, onOpenChange }: { user: OwnUser; op
               setLightningAddress(refreshed.lightningAddress ?? "");
             }}
           />
+          <SessionsSection />
           <DialogFooter className="mt-2">
             <Button variant="outline" onClick={() => onOpenChange(false)}>
               Cancel
