@@ -87,6 +87,42 @@ describe("PATCH /api/user/me", () => {
   });
 });
 
+describe("a changed Lightning address", () => {
+  async function addressNotices(token: string) {
+    const res = await api("/api/notifications", { token });
+    const list = (await res.json()) as Array<{ type: string; title: string; message: string }>;
+    return list.filter((n) => n.type === "lightning_address_changed");
+  }
+
+  it("tells the member in-app, so a change they did not make (a hijacked session) is seen", async () => {
+    const member = await signUp({ lightningAddress: "mine@wallet.test" });
+    const hijacker = { token: member.token };
+    const before = (await addressNotices(member.token)).length;
+    expect((await patchMe(hijacker.token, { lightningAddress: "thief@wallet.test" })).status).toBe(200);
+    const notices = await addressNotices(member.token);
+    expect(notices).toHaveLength(before + 1);
+    expect(notices[0]).toMatchObject({
+      title: "Lightning Address Changed",
+      message: expect.stringMatching(/is now thief@wallet\.test.*If this was not you, sign out everywhere/),
+    });
+  });
+
+  it("says nothing when the address stays the same or another field changes", async () => {
+    const member = await signUp({ lightningAddress: "same@wallet.test" });
+    const before = (await addressNotices(member.token)).length;
+    expect((await patchMe(member.token, { lightningAddress: "same@wallet.test", displayName: "Same" })).status).toBe(200);
+    expect((await patchMe(member.token, { bio: "Hello" })).status).toBe(200);
+    expect(await addressNotices(member.token)).toHaveLength(before);
+  });
+
+  it("a refused change leaves no notice", async () => {
+    const member = await signUp({ lightningAddress: "kept@wallet.test" });
+    const before = (await addressNotices(member.token)).length;
+    expect((await patchMe(member.token, { lightningAddress: "not an address" })).status).toBe(400);
+    expect(await addressNotices(member.token)).toHaveLength(before);
+  });
+});
+
 describe("alias", () => {
   it("needs a Lightning address, is set once, and is then taken for everybody", async () => {
     const m = await signUp();

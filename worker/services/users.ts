@@ -1,5 +1,5 @@
 // Profiles: the member's own view, the public view, edits, alias availability and account deletion.
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { nip19 } from "nostr-tools";
 import { successRate } from "../../domain/reputation";
 import type { OwnUser, ProfileUpdate, PublicUser } from "../../domain/profile";
@@ -7,7 +7,8 @@ import type { Db, UserRow } from "../context";
 import type { Deps } from "./deps";
 import { addGigEvent } from "./gig-events";
 import { AtomicChange, allOf, where, type Guard } from "../db/atomic";
-import { gigs, users } from "../db/schema";
+import { gigs, notifications, users } from "../db/schema";
+import { nowIso } from "../db/client";
 import { badRequest, conflict, notFound } from "../errors";
 
 export const DELETED_USER_NAME = "Deleted user";
@@ -93,7 +94,9 @@ export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate): P
     const where = changes.gigstrAlias
       ? and(eq(users.id, me.id), isNull(users.gigstrAlias))
       : eq(users.id, me.id);
-    const [updated] = await db.update(users).set(changes).where(where).returning();
+    const update = db.update(users).set(changes).where(where).returning();
+    const notice = addressChangeNotice(db, me, changes.lightningAddress);
+    const [[updated]] = notice ? await db.batch([update, notice]) : [await update];
     if (!updated) throw conflict("Your alias is permanently configured and cannot be changed", "alias_already_set");
     return updated;
   } catch (err) {
@@ -101,6 +104,22 @@ export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate): P
       throw conflict("This alias is already taken", "alias_taken");
     throw err;
   }
+}
+
+/**
+ * A changed Lightning address is where the member's payouts go from now on: they are told in-app, so a
+ * change they did not make (a hijacked session) is seen. Written in the same batch as the change, and
+ * only if the address really is the new one afterwards.
+ */
+function addressChangeNotice(db: Db, me: UserRow, next: string | null | undefined) {
+  if (next === undefined || next === me.lightningAddress) return null;
+  const message = next
+    ? `Your Lightning address is now ${next}: your payouts go there. If this was not you, sign out everywhere from Settings and change it back.`
+    : "Your Lightning address was removed. If this was not you, sign out everywhere from Settings and set it again.";
+  // Every column of notifications, in the table's order (an insert from a select names them all).
+  return db.insert(notifications).select(sql`
+    SELECT ${crypto.randomUUID()}, ${me.id}, NULL, 'lightning_address_changed', 'Lightning Address Changed', ${message}, NULL, 0, ${nowIso()}
+    WHERE EXISTS (SELECT 1 FROM users WHERE id = ${me.id} AND lightning_address IS ${next})`);
 }
 
 /**
