@@ -1,5 +1,6 @@
 // Builds the Hono app: middleware, error handler, and every resource's routes.
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./context";
 import { AppError } from "./errors";
 import { LightningError } from "./lightning/backend";
@@ -21,10 +22,23 @@ import { adminRoutes } from "./routes/admin";
 import { reportRoutes } from "./routes/reports";
 import { suggestionRoutes } from "./routes/suggestions";
 
+/** Every request body but an upload's is a small JSON document; anything bigger is refused unread. */
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+const jsonBodyLimit = bodyLimit({
+  maxSize: MAX_JSON_BODY_BYTES,
+  onError: (c) => c.json({ message: "Request body is too large (at most 64 KB).", error: "payload_too_large" }, 413),
+});
+
+/** Uploads keep their own 50 MB rule (routes/files.ts, DESIGN.md §7); every other body has the 64 KB one. */
+const bodySizeLimit: MiddlewareHandler<AppEnv> = (c, next) =>
+  c.req.path.startsWith("/api/objects/upload/") ? next() : jsonBodyLimit(c, next);
+
 export function buildApp() {
   const app = new Hono<AppEnv>();
 
   app.use("*", securityHeaders);
+  app.use("/api/*", bodySizeLimit);
   app.use("/api/*", identify(resolveAdminToken));
 
   app.route("/.well-known/lnurlp", lnurlpRoutes);
