@@ -345,6 +345,17 @@ export async function resolveLightningAddress(address: string, opts: LnurlClient
   return fetchPayRequest(lightningAddressUrl(address), opts);
 }
 
+/** The host a payout destination is fetched from (the address's domain, or the LNURL's host); null when unreadable. */
+export function destinationHost(destination: string): string | null {
+  const value = destination.trim().replace(/^lightning:/i, "");
+  try {
+    if (/^lnurl1/i.test(value)) return new URL(decodeLnurl(value)).hostname.toLowerCase();
+    return parseLightningAddress(value).domain.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
 /** A payout destination as the profile accepts it: a Lightning address or a bech32 `lnurl1...`. */
 export async function resolvePayDestination(destination: string, opts: LnurlClientOptions): Promise<PayRequest> {
   const value = destination.trim().replace(/^lightning:/i, "");

@@ -53,6 +53,33 @@ describe("GET /.well-known/lnurlp/<alias>", () => {
     expect((await call("/api/user/me", other.token, "PATCH", { gigstrAlias: alias })).status).toBe(409);
   });
 
+  it("never points at itself: an alias forwards to no address on this site (no Worker fetching itself)", async () => {
+    // Claiming an alias while the address is on the alias domain: refused, nothing set.
+    const looped = await signUp({ lightningAddress: `me${crypto.randomUUID().slice(0, 6)}@gigstr.test` });
+    const claim = await call("/api/user/me", looped.token, "PATCH", { gigstrAlias: `loop${crypto.randomUUID().slice(0, 6)}` });
+    expect(claim).toMatchObject({ status: 400, body: { error: "alias_loop", message: "Your Lightning address cannot be on gigstr.test: your Gigstr alias forwards to it." } });
+    expect((await call("/api/user/me", looped.token)).body.gigstrAlias).toBeNull();
+
+    // With an alias, moving the address onto the alias domain (another member's alias, or its own): refused.
+    const { m, name, alias } = await memberWithAlias();
+    const other = await memberWithAlias();
+    for (const address of [`${other.alias}@gigstr.test`, `${alias}@GIGSTR.test`]) {
+      expect(await call("/api/user/me", m.token, "PATCH", { lightningAddress: address })).toMatchObject({ status: 400, body: { error: "alias_loop" } });
+    }
+    // ALIAS_DOMAIN, when set, is the domain that counts.
+    const onAliasDomain = await api("/api/user/me", { method: "PATCH", token: m.token, json: { lightningAddress: `${other.alias}@pay.gigstr.example` }, env: { ALIAS_DOMAIN: "pay.gigstr.example" } });
+    expect(onAliasDomain.status).toBe(400);
+    expect((await call("/api/user/me", m.token)).body.lightningAddress).toBe(`${name}@wallet.test`);
+
+    // An old row that points at this site anyway is answered with a LUD-06 error, never fetched.
+    await env.DB.prepare("UPDATE users SET lightning_address = ? WHERE id = ?").bind(`${other.alias}@gigstr.test`, m.id).run();
+    for (const path of [`/.well-known/lnurlp/${alias}`, `/.well-known/lnurlp/${alias}/callback?amount=21000`]) {
+      const res = await api(path);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ status: "ERROR", reason: "This alias forwards to another address on this site, which is not allowed" });
+    }
+  });
+
   it("refuses to forward when the owner's provider cannot be reached safely", async () => {
     const m = await signUp({ lightningAddress: "someone@localhost.localdomain" });
     const alias = `loc${crypto.randomUUID().slice(0, 6)}`;

@@ -1,6 +1,7 @@
 // /.well-known/lnurlp/<alias> and its callback. Answers follow LUD-06: errors are {status: "ERROR", reason}.
 import { Hono } from "hono";
-import type { AppEnv } from "../context";
+import type { AppContext, AppEnv } from "../context";
+import { aliasDomainOf } from "./config";
 import { openDb } from "../db/client";
 import { makeDeps } from "../composition";
 import { LnurlError } from "../lightning/lnurl";
@@ -16,13 +17,16 @@ function failure(err: unknown) {
   throw err;
 }
 
+/** This site's own hosts: the one asked, and the alias domain. */
+const ownHosts = (c: AppContext) => [new URL(c.req.url).hostname, aliasDomainOf(c)];
+
 export const lnurlpRoutes = new Hono<AppEnv>()
   .get("/:alias", async (c) => {
     const alias = c.req.param("alias");
     const deps = makeDeps(c.env, () => {}, { db: openDb(c.env.DB) });
     const callback = new URL(`/.well-known/lnurlp/${encodeURIComponent(alias)}/callback`, c.req.url).toString();
     try {
-      return c.json(await aliasPayRequest(deps.db, deps.lnurl, alias, callback));
+      return c.json(await aliasPayRequest(deps.db, deps.lnurl, alias, callback, ownHosts(c)));
     } catch (err) {
       const e = failure(err);
       return c.json(e.body, e.status);
@@ -33,7 +37,7 @@ export const lnurlpRoutes = new Hono<AppEnv>()
     if (!Number.isSafeInteger(amount) || amount <= 0) return c.json({ status: "ERROR", reason: "amount (msat) is required" }, 400);
     const deps = makeDeps(c.env, () => {}, { db: openDb(c.env.DB) });
     try {
-      return c.json(await aliasInvoice(deps.db, deps.lnurl, c.req.param("alias"), amount, c.req.query("comment")));
+      return c.json(await aliasInvoice(deps.db, deps.lnurl, c.req.param("alias"), amount, ownHosts(c), c.req.query("comment")));
     } catch (err) {
       const e = failure(err);
       return c.json(e.body, e.status);

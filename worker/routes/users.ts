@@ -22,7 +22,8 @@ export const meRoutes = new Hono<AppEnv>()
   .patch("/", async (c) => {
     const me = requireMember(c);
     const edit = await parseJson(c, profileUpdateSchema);
-    return c.json(ownUser(await updateProfile(c.var.db, me, edit), aliasDomainOf(c)));
+    const aliasDomain = aliasDomainOf(c);
+    return c.json(ownUser(await updateProfile(c.var.db, me, edit, aliasDomain), aliasDomain));
   })
   .delete("/", async (c) => {
     await deleteAccount(depsOf(c), requireMember(c));

@@ -4,19 +4,27 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../context";
 import { users } from "../db/schema";
-import { requestInvoiceMsat, resolvePayDestination, type LnurlClientOptions } from "../lightning/lnurl";
+import { destinationHost, requestInvoiceMsat, resolvePayDestination, type LnurlClientOptions } from "../lightning/lnurl";
 
 export class AliasError extends Error {}
 
-async function ownerDestination(db: Db, alias: string): Promise<string> {
+/**
+ * The owner's own address. One on this very site (set before that was refused, or through the LNURL
+ * form) is never fetched: it would have the Worker call itself, possibly in a loop.
+ */
+async function ownerDestination(db: Db, alias: string, ownHosts: readonly string[]): Promise<string> {
   const owner = await db.query.users.findFirst({ where: and(eq(users.gigstrAlias, alias.toLowerCase()), isNull(users.deletedAt)) });
   if (!owner?.lightningAddress) throw new AliasError("Unknown alias");
+  const host = destinationHost(owner.lightningAddress);
+  if (host && ownHosts.some((own) => own.toLowerCase() === host)) {
+    throw new AliasError("This alias forwards to another address on this site, which is not allowed");
+  }
   return owner.lightningAddress;
 }
 
 /** The payRequest for `alias@domain`: the owner's limits and metadata, our callback. */
-export async function aliasPayRequest(db: Db, lnurl: LnurlClientOptions, alias: string, callbackUrl: string) {
-  const destination = await ownerDestination(db, alias);
+export async function aliasPayRequest(db: Db, lnurl: LnurlClientOptions, alias: string, callbackUrl: string, ownHosts: readonly string[]) {
+  const destination = await ownerDestination(db, alias, ownHosts);
   const theirs = await resolvePayDestination(destination, lnurl);
   return {
     tag: "payRequest",
@@ -29,8 +37,15 @@ export async function aliasPayRequest(db: Db, lnurl: LnurlClientOptions, alias: 
 }
 
 /** The callback: an invoice from the owner's provider, verified for amount and description hash. */
-export async function aliasInvoice(db: Db, lnurl: LnurlClientOptions, alias: string, amountMsat: number, comment?: string) {
-  const destination = await ownerDestination(db, alias);
+export async function aliasInvoice(
+  db: Db,
+  lnurl: LnurlClientOptions,
+  alias: string,
+  amountMsat: number,
+  ownHosts: readonly string[],
+  comment?: string,
+) {
+  const destination = await ownerDestination(db, alias, ownHosts);
   const theirs = await resolvePayDestination(destination, lnurl);
   const invoice = await requestInvoiceMsat(theirs, amountMsat, lnurl, { comment });
   return { pr: invoice.bolt11, routes: [] as unknown[] };

@@ -9,6 +9,7 @@ import { addGigEvent } from "./gig-events";
 import { AtomicChange, allOf, where, type Guard } from "../db/atomic";
 import { gigs, notifications, users } from "../db/schema";
 import { nowIso } from "../db/client";
+import { destinationHost } from "../lightning/lnurl";
 import { badRequest, conflict, notFound } from "../errors";
 
 export const DELETED_USER_NAME = "Deleted user";
@@ -67,7 +68,12 @@ export async function isAliasAvailable(db: Db, alias: string): Promise<boolean> 
 }
 
 /** Applies a parsed profile edit. Absent keys stay as they are; empty values were turned into null by the schema. */
-export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate): Promise<UserRow> {
+/**
+ * `aliasDomain` is where aliases live (`alias@<aliasDomain>`, routes/config.ts). An alias forwards
+ * to its owner's Lightning address, so that address may not be on the alias domain: the Worker would
+ * fetch itself, alias after alias.
+ */
+export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate, aliasDomain: string): Promise<UserRow> {
   if (edit.username !== undefined && edit.username !== me.username) {
     throw badRequest("Username cannot be changed", "username_immutable");
   }
@@ -86,6 +92,10 @@ export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate): P
   }
   if (me.gigstrAlias && lightningAddressAfter === null) {
     throw badRequest("Your alias forwards to your Lightning address; it cannot be removed", "lightning_address_required");
+  }
+  const hasAliasAfter = Boolean(me.gigstrAlias || changes.gigstrAlias);
+  if (hasAliasAfter && lightningAddressAfter && destinationHost(lightningAddressAfter) === aliasDomain.toLowerCase()) {
+    throw badRequest(`Your Lightning address cannot be on ${aliasDomain}: your Gigstr alias forwards to it.`, "alias_loop");
   }
   if (Object.keys(changes).length === 0) return me;
 
