@@ -27,7 +27,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // ---- HTTP ------------------------------------------------------------------------------------------
 
 /** One request; resolves (never rejects) with the status (0 on a network error or time-out) and timings. */
-function request(agent, method, path, { body, token } = {}) {
+/**
+ * A client address of its own for each simulated person, sent as `CF-Connecting-IP` (which wrangler dev keeps):
+ * the Worker counts login challenges per address (worker/rate-limits.ts), and the bench's many sign-ins stand
+ * for many people, not one machine.
+ */
+const clientAddress = () => `10.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}.${1 + ((Math.random() * 254) | 0)}`;
+
+function request(agent, method, path, { body, token, address } = {}) {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers = { accept: "application/json" };
@@ -36,6 +43,7 @@ function request(agent, method, path, { body, token } = {}) {
       headers["content-length"] = Buffer.byteLength(payload);
     }
     if (token) headers.authorization = `Bearer ${token}`;
+    if (address) headers["cf-connecting-ip"] = address;
     const sent = performance.now();
     let settled = false;
     const done = (status, text, error) => {
@@ -67,7 +75,7 @@ async function json(agent, method, path, opts = {}, expect = [200, 201]) {
 /** Sign-in as a Nostr key: challenge, sign (kind 22242), verify. Answers the session token and the timings. */
 async function signIn(agent, secretKey) {
   const t0 = performance.now();
-  const challengeRes = await request(agent, "POST", "/api/auth/nostr/challenge");
+  const challengeRes = await request(agent, "POST", "/api/auth/nostr/challenge", { address: clientAddress() });
   if (challengeRes.status !== 200) return { ok: false, status: challengeRes.status, error: challengeRes.error ?? `challenge ${challengeRes.status}`, signMs: 0, t0 };
   const { challenge, challengeId } = JSON.parse(challengeRes.text);
   const s0 = performance.now();

@@ -10,6 +10,7 @@ import { api, call, claimedJob, signUp } from "../worker/test/factories";
 import { adminSignIn } from "../worker/test/admin";
 import { anotherSession, joinedSocket, openSocket, type TestSocket } from "../worker/test/sockets";
 import { uploadFile } from "../worker/test/uploads";
+import { CHAT_MESSAGES_PER_SOCKET } from "../worker/rate-limits";
 
 /**
  * Moves the clock past the minute after which the room re-checks a listener's session. The room runs in this
@@ -182,6 +183,26 @@ describe("chat messages", () => {
     socket.close();
     listener.close();
     notJoined.close();
+  });
+
+  it(`refuses a socket's message past ${CHAT_MESSAGES_PER_SOCKET.limit} in ${CHAT_MESSAGES_PER_SOCKET.periodSeconds} s without storing it, and takes it again later`, async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const flooder = await joinedSocket(gigId, hirer);
+    const listener = await joinedSocket(gigId, worker);
+    for (let i = 0; i < CHAT_MESSAGES_PER_SOCKET.limit; i++) {
+      expect((await flooder.ask({ type: "chat_message", gigId, message: `message ${i}` })).type).toBe("new_message");
+      expect((await listener.next()).message.message).toBe(`message ${i}`);
+    }
+    expect(await flooder.ask({ type: "chat_message", gigId, message: "one too many" })).toEqual({ type: "error", message: "Too many messages. Please wait a few seconds and try again." });
+    expect(await history(gigId, hirer.token)).toHaveLength(CHAT_MESSAGES_PER_SOCKET.limit);
+    // The other party's socket has its own count.
+    expect((await listener.ask({ type: "chat_message", gigId, message: "I can still talk" })).type).toBe("new_message");
+    expect((await flooder.next()).message.message).toBe("I can still talk");
+    aMinuteLater();
+    expect((await flooder.ask({ type: "chat_message", gigId, message: "calm again" })).message).toMatchObject({ message: "calm again" });
+    expect(await history(gigId, hirer.token)).toHaveLength(CHAT_MESSAGES_PER_SOCKET.limit + 2);
+    flooder.close();
+    listener.close();
   });
 
   it("closes a socket whose session has ended", async () => {

@@ -16,6 +16,7 @@ import type { Env } from "../worker/env";
 import { makeDeps } from "../worker/composition";
 import { gigs, invoices } from "../worker/db/schema";
 import { AppError } from "../worker/errors";
+import { CHAT_RATE_LIMITED_MESSAGE, countChatMessage } from "../worker/rate-limits";
 import { memberForToken } from "../worker/services/auth";
 import { chatCredentialKey, chatSendersFor, isChatAdminToken, mayChat, storeChatMessage, type ChatCredential, type ChatSender } from "../worker/services/chat";
 import { checkInvoice, expireInvoice } from "../worker/services/escrow";
@@ -46,6 +47,8 @@ interface SocketState {
   credential: Credential;
   joined: boolean;
   checkedAt: number;
+  /** Chat messages this socket sent in the current window (CHAT_MESSAGES_PER_SOCKET), and when it began. */
+  sent?: { windowStart: number; count: number };
 }
 
 const isString = (x: unknown): x is string => typeof x === "string";
@@ -53,7 +56,7 @@ const isString = (x: unknown): x is string => typeof x === "string";
 /** The attachment as a SocketState, or null when it is not one. Checked by hand: a broadcast reads every socket's. */
 function socketStateOf(raw: unknown): SocketState | null {
   if (raw === null || typeof raw !== "object") return null;
-  const { gigId, credential: c, joined, checkedAt } = raw as Record<string, unknown>;
+  const { gigId, credential: c, joined, checkedAt, sent } = raw as Record<string, unknown>;
   if (!isString(gigId) || typeof joined !== "boolean" || typeof checkedAt !== "number" || c === null || typeof c !== "object") return null;
   const cred = c as Record<string, unknown>;
   let credential: Credential;
@@ -61,7 +64,9 @@ function socketStateOf(raw: unknown): SocketState | null {
   else if (cred.kind === "member" && isString(cred.sessionToken) && isString(cred.userId)) credential = { kind: "member", sessionToken: cred.sessionToken, userId: cred.userId };
   else if (cred.kind === "admin" && isString(cred.adminToken)) credential = { kind: "admin", adminToken: cred.adminToken };
   else return null;
-  return { gigId, credential, joined, checkedAt };
+  const window = sent as { windowStart?: unknown; count?: unknown } | undefined;
+  const counted = window && typeof window.windowStart === "number" && typeof window.count === "number" ? { windowStart: window.windowStart, count: window.count } : undefined;
+  return { gigId, credential, joined, checkedAt, sent: counted };
 }
 
 /** Sessions checked together, at `at`: each credential's key with who it stands for now (null: ended). */
@@ -264,6 +269,11 @@ export class GigRoom extends DurableObject<Env> {
 
   private async chat(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "chat_message" }>): Promise<void> {
     if (this.wrongGig(ws, state, frame.gigId) || !this.signedIn(ws, state)) return;
+    const sent = countChatMessage(state.sent, Date.now());
+    if (!sent) return sendError(ws, CHAT_RATE_LIMITED_MESSAGE);
+    // Kept on the socket before anything else reads or writes its state (senderFrom below writes from it).
+    state.sent = sent;
+    this.setState(ws, state);
     const text = chatMessageText.safeParse(frame.message);
     // A message that will be sent: the sender's session, the listeners' sessions due for a re-check and the
     // gig are read together, before the message is stored (not later than the store by more than its time).

@@ -6,6 +6,10 @@ export interface Env {
   FILES: R2Bucket;
   GIG_ROOM: DurableObjectNamespace<GigRoom>;
   ASSETS: Fetcher;
+  /** Workers Rate Limiting bindings (wrangler.toml `[[ratelimits]]`; the doors are in worker/rate-limits.ts). */
+  RATE_LIMIT_30_PER_MINUTE: RateLimit;
+  RATE_LIMIT_20_PER_MINUTE: RateLimit;
+  RATE_LIMIT_5_PER_MINUTE: RateLimit;
   LIGHTNING_BACKEND?: string;
   LNBITS_URL?: string;
   LNBITS_ADMIN_KEY?: string;

@@ -10,6 +10,16 @@ export interface SignedInUser {
 }
 
 /**
+ * A client address of its own for each simulated person, sent as `CF-Connecting-IP` (wrangler dev keeps it):
+ * the Worker counts login challenges per address (worker/rate-limits.ts), and the tests' many people all
+ * come from this one machine.
+ */
+export function clientAddress(): string {
+  const octet = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${octet()}.${octet()}.${octet()}`;
+}
+
+/**
  * Signs in with a Nostr key the way the web client does (DESIGN.md §6): ask for a challenge,
  * sign a kind 22242 event carrying it in a `challenge` tag and naming this site in a `relay` tag,
  * and trade it for a session.
@@ -20,6 +30,7 @@ export async function createSignedInUser(baseUrl: string, secretKey: Uint8Array 
     baseUrl,
     "POST",
     "/api/auth/nostr/challenge",
+    { headers: { "CF-Connecting-IP": clientAddress() } },
   );
   const event = finalizeEvent(
     { kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", challenge], ["relay", new URL(baseUrl).origin]], content: challenge },

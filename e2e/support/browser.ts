@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import { clientAddress } from "./api";
 import { ARTIFACTS_DIR } from "./paths";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
@@ -53,6 +54,8 @@ export async function openPage(browser: Browser, baseUrl: string, options: OpenP
     viewport: VIEWPORTS[viewport],
     isMobile: viewport === "mobile",
     hasTouch: viewport === "mobile",
+    // Each context is another person at another address (see clientAddress).
+    extraHTTPHeaders: { "CF-Connecting-IP": clientAddress() },
     storageState: options.sessionToken
       ? { cookies: [], origins: [{ origin: baseUrl, localStorage: [{ name: "sessionToken", value: options.sessionToken }] }] }
       : undefined,

@@ -7,6 +7,7 @@ import { createLoginChallenge, endAllSessions, endSession, endSessionById, listS
 import { ownUser } from "../services/users";
 import { aliasDomainOf } from "./config";
 import { parseJson } from "./parse";
+import { rateLimit } from "../rate-limits";
 
 const verifyBody = z.object({
   event: nostrEventSchema,
@@ -14,7 +15,7 @@ const verifyBody = z.object({
 });
 
 export const authRoutes = new Hono<AppEnv>()
-  .post("/nostr/challenge", async (c) => c.json(await createLoginChallenge(c.var.db)))
+  .post("/nostr/challenge", rateLimit("loginChallenge"), async (c) => c.json(await createLoginChallenge(c.var.db)))
   .post("/nostr/verify", async (c) => {
     const { event, challengeId } = await parseJson(c, verifyBody);
     const { sessionToken, user } = await signInWithNostr(

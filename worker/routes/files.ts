@@ -5,10 +5,11 @@ import type { AppEnv } from "../context";
 import { requireMember } from "../auth/middleware";
 import { contentDisposition, createUploadTicket, downloadContentType, openAttachment, receiveUpload } from "../services/files";
 import { parseJson } from "./parse";
+import { rateLimit } from "../rate-limits";
 
 export const objectRoutes = new Hono<AppEnv>()
   /** A one-time URL to PUT one file to (15 minutes), and the path that names the file afterwards. */
-  .post("/upload", async (c) => {
+  .post("/upload", rateLimit("uploadUrl"), async (c) => {
     const me = requireMember(c);
     const request = await parseJson(c, uploadRequestSchema);
     return c.json(await createUploadTicket(c.var.db, me, request));

@@ -24,6 +24,7 @@ import { extendDeadlineSchema, extensionRequestSchema, reviewSchema } from "../.
 import { answerExtension, extendDeadline, listExtensionRequests, requestExtension } from "../services/extensions";
 import { reviewGig } from "../services/reviews";
 import { attachmentRaceAsConflict, insertAttachments, prepareAttachments } from "../services/files";
+import { rateLimit } from "../rate-limits";
 
 const intParam = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`).min(0, `${label} must not be negative`);
 
@@ -58,7 +59,7 @@ export const gigRoutes = new Hono<AppEnv>()
     c.header("X-Rows-Read", String(page.rowsRead));
     return c.json(page.gigs);
   })
-  .post("/", async (c) => {
+  .post("/", rateLimit("gigPost"), async (c) => {
     const me = requireMember(c);
     const form = await parseJson(c, gigFormSchema);
     return c.json(await postGig(depsOf(c), me, form), 201);
@@ -72,7 +73,7 @@ export const gigRoutes = new Hono<AppEnv>()
     const { gig, since } = await gigHistoryForParty(depsOf(c), c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin });
     return c.json(await listGigEvents(c.var.db, gig.id, since));
   })
-  .post("/:id/claim", async (c) => c.json(await claimGig(depsOf(c), requireMember(c), c.req.param("id"))))
+  .post("/:id/claim", rateLimit("hire"), async (c) => c.json(await claimGig(depsOf(c), requireMember(c), c.req.param("id"))))
   .post("/:id/cancel", async (c) => c.json({ success: true, ...(await cancelGig(depsOf(c), requireMember(c), c.req.param("id"))) }))
   .post("/:id/start-work", async (c) => {
     await startWork(depsOf(c), requireMember(c), c.req.param("id"));
@@ -118,7 +119,7 @@ export const gigRoutes = new Hono<AppEnv>()
       },
     });
   })
-  .post("/:id/pre-claim-messages", async (c) => {
+  .post("/:id/pre-claim-messages", rateLimit("interest"), async (c) => {
     const me = requireMember(c);
     const { message } = await parseJson(c, z.object({ message: interestMessageText }));
     return c.json(await sendInterest(depsOf(c), me, c.req.param("id"), message), 201);

@@ -7,6 +7,7 @@ import { findUserById } from "../services/users";
 import { addPortfolioItem, editPortfolioItem, portfolioOf, removePortfolioItem } from "../services/portfolio";
 import { reviewsOf } from "../services/reviews";
 import { parseJson } from "./parse";
+import { rateLimit } from "../rate-limits";
 
 /** /api/portfolio */
 export const portfolioRoutes = new Hono<AppEnv>()
@@ -14,11 +15,11 @@ export const portfolioRoutes = new Hono<AppEnv>()
     const user = await findUserById(c.var.db, c.req.param("userId"));
     return c.json(await portfolioOf(c.var.db, user.id));
   })
-  .post("/", async (c) => {
+  .post("/", rateLimit("portfolio"), async (c) => {
     const me = requireMember(c);
     return c.json(await addPortfolioItem(c.var.db, me, await parseJson(c, portfolioItemSchema)), 201);
   })
-  .patch("/:id", async (c) => {
+  .patch("/:id", rateLimit("portfolio"), async (c) => {
     const me = requireMember(c);
     return c.json(await editPortfolioItem(c.var.db, me, c.req.param("id"), await parseJson(c, portfolioEditSchema)));
   })

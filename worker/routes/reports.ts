@@ -7,6 +7,7 @@ import type { AppEnv } from "../context";
 import { requireMember } from "../auth/middleware";
 import { listReports, reportGig, updateReport } from "../services/reports";
 import { parseJson, parseQuery } from "./parse";
+import { rateLimit } from "../rate-limits";
 
 const listQuery = z.object({
   status: z.enum([...REPORT_STATUSES, "all"], { error: "Unknown status" }).transform((s) => (s === "all" ? undefined : s)).optional(),
@@ -15,7 +16,7 @@ const listQuery = z.object({
 });
 
 export const reportRoutes = new Hono<AppEnv>()
-  .post("/", async (c) => {
+  .post("/", rateLimit("report"), async (c) => {
     const me = requireMember(c);
     const input = await parseJson(c, gigReportSchema);
     return c.json(await reportGig({ db: c.var.db }, me, input), 201);

@@ -5,8 +5,9 @@ import type { AppEnv } from "../context";
 import { requireMember } from "../auth/middleware";
 import { sendSuggestion } from "../services/suggestions";
 import { parseJson } from "./parse";
+import { rateLimit } from "../rate-limits";
 
-export const suggestionRoutes = new Hono<AppEnv>().post("/", async (c) => {
+export const suggestionRoutes = new Hono<AppEnv>().post("/", rateLimit("suggestion"), async (c) => {
   const me = requireMember(c);
   const { suggestion } = await parseJson(c, suggestionSchema);
   return c.json(await sendSuggestion(c.var.db, me, suggestion), 201);

@@ -1,10 +1,12 @@
 // Portfolio items a member shows on their profile; only the owner changes them.
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db, UserRow } from "../context";
 import { portfolioItems } from "../db/schema";
-import { notFound } from "../errors";
+import { conflict, notFound } from "../errors";
+import { nowIso } from "../db/client";
 
 type Item = typeof portfolioItems.$inferSelect;
+/** Most items a member can have: a profile shows them all, and each is a row everyone's visit reads. */
 export const MAX_PORTFOLIO_ITEMS = 50;
 
 const view = (i: Item) => ({ id: i.id, title: i.title, description: i.description, imageUrl: i.imageUrl, projectUrl: i.projectUrl, category: i.category, createdAt: i.createdAt });
@@ -19,11 +21,17 @@ export async function addPortfolioItem(
   me: UserRow,
   input: { title: string; description?: string | null; imageUrl?: string | null; projectUrl?: string | null; category?: string | null },
 ) {
+  // Inserted only while the member has fewer than the cap, in the same statement, so racing adds stop there too.
+  // Every column of portfolio_items, in the table's order (an insert from a select names them all).
   const [row] = await db
     .insert(portfolioItems)
-    .values({ id: crypto.randomUUID(), userId: me.id, title: input.title, description: input.description ?? null, imageUrl: input.imageUrl ?? null, projectUrl: input.projectUrl ?? null, category: input.category ?? null })
+    .select(
+      sql`SELECT ${crypto.randomUUID()}, ${me.id}, ${input.title}, ${input.description ?? null}, ${input.imageUrl ?? null}, ${input.projectUrl ?? null}, ${input.category ?? null}, ${nowIso()}
+          WHERE (SELECT COUNT(*) FROM portfolio_items WHERE user_id = ${me.id}) < ${MAX_PORTFOLIO_ITEMS}`,
+    )
     .returning();
-  return view(row!);
+  if (!row) throw conflict(`You can have at most ${MAX_PORTFOLIO_ITEMS} portfolio items. Remove one to add another.`, "portfolio_full");
+  return view(row);
 }
 
 export async function editPortfolioItem(db: Db, me: UserRow, id: string, input: Partial<Omit<Item, "id" | "userId" | "createdAt">>) {

@@ -1,0 +1,128 @@
+// Limits on every door (issue 14): each counted door answers 429 with Retry-After past its limit, for
+// that client only; the portfolio also has a hard cap per member.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { DOORS } from "./rate-limits";
+import { api, payWithDevWallet, postGig, signUp, statusAndBody, type Member } from "./test/factories";
+
+const GIG = { gigType: "job_request", title: "Design a logo", description: "A clean logo for a bitcoin meetup, SVG please.", category: "Design", payment: 10_000, timeframe: 7 };
+const PORTFOLIO_ITEM = { title: "Meetup poster", description: "A poster for our local meetup." };
+
+let addressCounter = 0;
+/** A client address no other test uses, so counts never leak between tests. */
+function freshAddress(): string {
+  addressCounter += 1;
+  return `198.51.${Math.floor(Math.random() * 200)}.${(addressCounter % 250) + 1}`;
+}
+
+async function countRows(sql: string, ...params: unknown[]): Promise<number> {
+  const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
+  return row!.n;
+}
+
+describe("login challenges, counted by the client's address", () => {
+  it(`answers 429 with Retry-After after ${DOORS.loginChallenge.limit} a minute, and another address still gets one`, async () => {
+    const address = freshAddress();
+    const ask = (from: string) => api("/api/auth/nostr/challenge", { method: "POST", headers: { "cf-connecting-ip": from } });
+    for (let i = 0; i < DOORS.loginChallenge.limit; i++) expect((await ask(address)).status).toBe(200);
+    const refused = await ask(address);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(await refused.json()).toEqual({ message: "Too many login challenges. Please wait a minute and try again.", error: "rate_limited" });
+    expect((await ask(freshAddress())).status).toBe(200);
+  });
+});
+
+describe("gig posts, counted by member", () => {
+  it("refuses the post past the limit without making a gig or an invoice; another member still posts", async () => {
+    const poster = await signUp({ lightningAddress: "busy@wallet.test" });
+    const post = (member: Member) => api("/api/gigs", { method: "POST", token: member.token, json: GIG });
+    for (let i = 0; i < DOORS.gigPost.limit; i++) expect((await post(poster)).status).toBe(201);
+    const refused = await statusAndBody(await post(poster));
+    expect(refused).toEqual({ status: 429, body: { message: "Too many gig posts. Please wait a minute and try again.", error: "rate_limited" } });
+    expect(await countRows("SELECT COUNT(*) AS n FROM gigs WHERE poster_id = ?", poster.id)).toBe(DOORS.gigPost.limit);
+    const other = await signUp({ lightningAddress: "calm@wallet.test" });
+    expect((await post(other)).status).toBe(201);
+  });
+
+  it("counts a member by their account, not their address: a new address does not reset it", async () => {
+    const poster = await signUp({ lightningAddress: "roamer@wallet.test" });
+    for (let i = 0; i < DOORS.gigPost.limit; i++) {
+      const res = await api("/api/gigs", { method: "POST", token: poster.token, json: GIG, headers: { "cf-connecting-ip": freshAddress() } });
+      expect(res.status).toBe(201);
+    }
+    const refused = await api("/api/gigs", { method: "POST", token: poster.token, json: GIG, headers: { "cf-connecting-ip": freshAddress() } });
+    expect(refused.status).toBe(429);
+  });
+});
+
+describe("reports and suggestions", () => {
+  it(`answers 429 on the ${DOORS.suggestion.limit + 1}th suggestion in a minute and stores only ${DOORS.suggestion.limit}`, async () => {
+    const member = await signUp();
+    const send = (i: number) => api("/api/suggestions", { method: "POST", token: member.token, json: { suggestion: `Please add dark mode, idea number ${i}.` } });
+    for (let i = 0; i < DOORS.suggestion.limit; i++) expect((await send(i)).status).toBe(201);
+    const refused = await send(99);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(await countRows("SELECT COUNT(*) AS n FROM suggestions WHERE user_id = ?", member.id)).toBe(DOORS.suggestion.limit);
+  });
+
+  it("refuses the report past the limit", async () => {
+    const poster = await signUp({ lightningAddress: "poster@wallet.test" });
+    const { gig, paymentRequest } = await postGig(poster);
+    await payWithDevWallet(paymentRequest!);
+    const member = await signUp();
+    const send = () => api("/api/gig-reports", { method: "POST", token: member.token, json: { gigId: gig.id, reason: "spam", details: "Looks like spam." } });
+    expect((await send()).status).toBe(201);
+    for (let i = 1; i < DOORS.report.limit; i++) expect((await send()).status).not.toBe(429);
+    const refused = await statusAndBody(await send());
+    expect(refused).toEqual({ status: 429, body: { message: "Too many reports. Please wait a minute and try again.", error: "rate_limited" } });
+  });
+});
+
+describe("upload URLs", () => {
+  it("refuses the upload URL past the limit", async () => {
+    const member = await signUp();
+    const ask = () => api("/api/objects/upload", { method: "POST", token: member.token, json: { filename: "a.png", contentType: "image/png", size: 100 } });
+    for (let i = 0; i < DOORS.uploadUrl.limit; i++) expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(429);
+  });
+});
+
+describe("portfolio", () => {
+  it("refuses portfolio changes past the rate limit", async () => {
+    const member = await signUp();
+    const add = () => api("/api/portfolio", { method: "POST", token: member.token, json: PORTFOLIO_ITEM });
+    for (let i = 0; i < DOORS.portfolio.limit; i++) expect((await add()).status).toBe(201);
+    expect((await add()).status).toBe(429);
+    expect(await countRows("SELECT COUNT(*) AS n FROM portfolio_items WHERE user_id = ?", member.id)).toBe(DOORS.portfolio.limit);
+  });
+});
+
+describe("portfolio hard cap", () => {
+  it("keeps a member at 50 items: the 51st add is 409 portfolio_full and stores nothing; removing one makes room", async () => {
+    const member = await signUp();
+    const rows = Array.from({ length: 49 }, (_, i) =>
+      env.DB.prepare("INSERT INTO portfolio_items (id, user_id, title) VALUES (?, ?, ?)").bind(crypto.randomUUID(), member.id, `Older work ${i}`),
+    );
+    await env.DB.batch(rows);
+    const add = () => api("/api/portfolio", { method: "POST", token: member.token, json: PORTFOLIO_ITEM });
+    const fiftieth = await statusAndBody(await add());
+    expect(fiftieth.status).toBe(201);
+    const refused = await statusAndBody(await add());
+    expect(refused).toEqual({ status: 409, body: { message: "You can have at most 50 portfolio items. Remove one to add another.", error: "portfolio_full" } });
+    expect(await countRows("SELECT COUNT(*) AS n FROM portfolio_items WHERE user_id = ?", member.id)).toBe(50);
+    expect((await api(`/api/portfolio/${fiftieth.body.id}`, { method: "DELETE", token: member.token })).status).toBe(200);
+    expect((await add()).status).toBe(201);
+  });
+
+  it("holds the cap when adds race: two adds at 49 items leave 50", async () => {
+    const member = await signUp();
+    await env.DB.batch(
+      Array.from({ length: 49 }, (_, i) => env.DB.prepare("INSERT INTO portfolio_items (id, user_id, title) VALUES (?, ?, ?)").bind(crypto.randomUUID(), member.id, `Older work ${i}`)),
+    );
+    const answers = await Promise.all([1, 2].map(() => api("/api/portfolio", { method: "POST", token: member.token, json: PORTFOLIO_ITEM })));
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(await countRows("SELECT COUNT(*) AS n FROM portfolio_items WHERE user_id = ?", member.id)).toBe(50);
+  });
+});
