@@ -29,8 +29,17 @@ export interface PayoutProblem {
   purpose: string;
   amount: number;
   status: "pending" | "in_flight" | "succeeded" | "failed";
-  /** failed, or stuck (pending or in flight for more than 5 minutes). */
-  problem: "failed" | "stuck";
+  /**
+   * failed; stuck (pending or in flight for more than 5 minutes); needs_look (in flight, the wallet has
+   * no payment with its hash: never paid again until the wallet answers); fee_over_cap (held: routing
+   * would cost more than its cap, or its destination went over the cap twice; the admin's retry pays
+   * anyway, up to max(10 sats, 1 %)); paid_over_cap (paid, but the wallet charged more than the cap).
+   */
+  problem: "failed" | "stuck" | "needs_look" | "fee_over_cap" | "paid_over_cap";
+  hold: "unknown_to_wallet" | "fee_over_cap" | "destination_over_cap" | null;
+  paymentHash: string | null;
+  routingFee: number | null;
+  feeCap: number | null;
   attempts: number;
   lastError: string | null;
   nextAttemptAt: string | null;
@@ -42,6 +51,8 @@ export interface PayoutProblem {
 
 export interface MoneyHealth {
   ledger: LedgerCheck;
+  /** The wallet's own check (LNbits: can its key pay?), when the backend has one. */
+  wallet: { ok: boolean; checkedAt: string; problem?: string; balanceSats?: number } | null;
   payouts: PayoutProblem[];
   checkedAt: string;
 }

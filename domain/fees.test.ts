@@ -6,8 +6,10 @@ import {
   feeBreakdown,
   isValidPayment,
   platformFee,
+  payoutFeeCap,
   platformRevenue,
   refundAmount,
+  routingFeeCap,
   splitPayouts,
   totalCharge,
   workerPayout,
@@ -110,5 +112,30 @@ describe("split resolution", () => {
 
   it("refuses shares outside 0…100 and fractional shares", () => {
     for (const bad of [-1, 101, 12.5, Number.NaN]) expect(() => splitPayouts(1000, bad)).toThrow(RangeError);
+  });
+});
+
+describe("payout fee cap", () => {
+  it("is the general cap for an ordinary gig", () => {
+    expect(payoutFeeCap(workerPayout(10_000), 10_000, false)).toBe(routingFeeCap(9_750));
+    expect(payoutFeeCap(refundAmount(1_000_000), 1_000_000, true)).toBe(10_250);
+  });
+
+  it("never exceeds what the platform earned on the gig (plus 1 sat for a refund)", () => {
+    expect(payoutFeeCap(refundAmount(1), 1, true)).toBe(3); // 2 sats earned, refund of 2 sats
+    expect(payoutFeeCap(workerPayout(100), 100, false)).toBe(6);
+    expect(payoutFeeCap(refundAmount(100), 100, true)).toBe(7);
+  });
+
+  it("holds for every payment: at most max(10, 1 %) and at most 2 × fee (+1 on refunds)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: MIN_PAYMENT, max: MAX_PAYMENT }), fc.boolean(), (payment, refund) => {
+        const amount = refund ? refundAmount(payment) : workerPayout(payment);
+        const cap = payoutFeeCap(amount, payment, refund);
+        expect(cap).toBeLessThanOrEqual(routingFeeCap(amount));
+        expect(cap).toBeLessThanOrEqual(platformRevenue(payment) + (refund ? 1 : 0));
+        expect(cap).toBeGreaterThanOrEqual(1);
+      }),
+    );
   });
 });

@@ -62,6 +62,22 @@ export function refundAmount(payment: number): number {
   return totalCharge(payment);
 }
 
+/** The platform's general cap on routing one payout: max(10 sats, 1 % rounded up) (DESIGN.md §3). */
+export function routingFeeCap(amountSats: number): number {
+  if (!Number.isSafeInteger(amountSats) || amountSats < 0) throw new RangeError(`amountSats must be a non-negative integer, got ${amountSats}`);
+  return Math.max(10, Math.floor((amountSats + 99) / 100));
+}
+
+/**
+ * The most one payout of a gig may spend on routing: the general cap, but never more than the platform
+ * earned on that gig (2 × fee), so a stranger cannot make us pay more in routing than a gig brings in
+ * by posting tiny gigs and routing their refunds expensively. A refund gets 1 sat more, so that a tiny
+ * gig's refund can still route at the usual 1-sat base fee. Above the cap a payout waits for the admin.
+ */
+export function payoutFeeCap(amountSats: number, gigPayment: number, refund: boolean): number {
+  return Math.min(routingFeeCap(amountSats), platformRevenue(gigPayment) + (refund ? 1 : 0));
+}
+
 export interface FeeBreakdown {
   payment: number;
   fee: number;

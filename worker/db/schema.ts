@@ -212,6 +212,16 @@ export const payouts = sqliteTable(
     paymentHash: text("payment_hash"),
     preimage: text("preimage"),
     routingFee: integer("routing_fee"),
+    /** The most this payout may spend on routing (payoutFeeCap), recorded with the invoice it pays. */
+    feeCap: integer("fee_cap"),
+    /** Paid, but the wallet charged more than feeCap (a wallet that takes no fee limit, e.g. NWC). */
+    overFeeCap: integer("over_fee_cap", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Why the cron leaves this payout alone until the admin (or the wallet) acts: `unknown_to_wallet` (in
+     * flight, the wallet has no payment with its hash), `fee_over_cap` or `destination_over_cap` (failed,
+     * paying would cost more in fees than the cap).
+     */
+    hold: text("hold", { enum: ["unknown_to_wallet", "fee_over_cap", "destination_over_cap"] }),
     transitionId: text("transition_id"),
     updatedAt: text("updated_at"),
     createdAt: createdAt(),
@@ -220,6 +230,7 @@ export const payouts = sqliteTable(
     uniqueIndex("payouts_gig_purpose_idx").on(t.gigId, t.purpose),
     index("payouts_status_idx").on(t.status, t.nextAttemptAt),
     index("payouts_recipient_idx").on(t.recipientId),
+    index("payouts_destination_idx").on(t.destination, t.overFeeCap),
   ],
 );
 

@@ -89,11 +89,7 @@ export class LightningError extends Error {
   }
 }
 
-/** The most the platform spends on routing one payout: max(10 sats, 1 % rounded up) (DESIGN.md §3). */
-export function routingFeeCap(amountSats: number): number {
-  if (!Number.isSafeInteger(amountSats) || amountSats < 0) throw new RangeError(`amountSats must be a non-negative integer, got ${amountSats}`);
-  return Math.max(10, Math.floor((amountSats + 99) / 100));
-}
+export { routingFeeCap } from "../../domain/fees";
 
 /**
  * How long after an invoice's expiry we still treat it as possibly paid: a payment that reached the

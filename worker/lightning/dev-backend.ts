@@ -183,7 +183,7 @@ export class DevWallet implements LightningBackend {
       result = await this.recordPayment(decoded.bolt11, paymentHash, amountMsat, 0, own.preimage, "internal", own.recipient);
     } else {
       const fee = this.options.externalFeeSats ?? 0;
-      if (fee > maxFeeSats) return { status: "failed", reason: `no route within ${maxFeeSats} sats of fees` };
+      if (fee > maxFeeSats) return { status: "failed", reason: `no route within ${maxFeeSats} sats of fees (the cheapest costs ${fee})`, feeOverCapSats: fee };
       // We cannot know an outside invoice's preimage: this one is made up, and says so by not hashing to the invoice.
       result = await this.recordPayment(decoded.bolt11, paymentHash, amountMsat, fee, bytesToHex(randomBytes(32)), "external", null);
     }

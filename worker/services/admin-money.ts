@@ -1,12 +1,15 @@
-// Money health for the admin (beyond the spec): the ledger invariant check of DESIGN.md §3, and the
-// payouts that need a human: failed ones (with their last error) and stuck ones. A retry goes through
-// the payout machinery, which never pays twice: a failed payout is made due now and attempted; one
-// in flight is only looked up by its payment hash (resolveInFlightPayout), never paid blindly.
-import { and, desc, eq, lte, or } from "drizzle-orm";
+// Money health for the admin (beyond the spec): the ledger invariant check of DESIGN.md §3, the wallet's
+// own check, and the payouts that need a human: failed ones (with their last error), stuck ones, ones the
+// wallet does not know ("needs a look", with the payment hash), ones held because routing would cost more
+// than their cap, and ones a wallet paid above the cap. A retry goes through the payout machinery, which
+// never pays twice: a failed payout is made due now and attempted; one in flight is only looked up by its
+// payment hash (resolveInFlightPayout), never paid blindly.
+import { and, desc, eq, isNotNull, lte, or } from "drizzle-orm";
 import { gigs, payouts, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { checkLedger } from "./ledger";
 import { attemptPayout, resolveInFlightPayout, type PayoutRow } from "./payouts";
+import type { WalletCheck } from "../lightning/backend";
 import type { Deps } from "./deps";
 import type { MoneyHealth, PayoutProblem } from "../../domain/admin-views";
 
@@ -15,10 +18,29 @@ export type { MoneyHealth, PayoutProblem };
 /** A payout still pending or in flight after this long needs a look. */
 export const STUCK_AFTER_MS = 5 * 60 * 1000;
 
-export async function moneyHealth(deps: Pick<Deps, "db" | "d1">, now = new Date(), limit = 100): Promise<MoneyHealth> {
+/** What the payout needs from the admin, as Money Health shows it. */
+function problemOf(p: PayoutRow): PayoutProblem["problem"] {
+  if (p.status === "succeeded") return "paid_over_cap";
+  if (p.hold === "unknown_to_wallet") return "needs_look";
+  if (p.hold === "fee_over_cap" || p.hold === "destination_over_cap") return "fee_over_cap";
+  return p.status === "failed" ? "failed" : "stuck";
+}
+
+/** The wallet's own check (LNbits: an admin key that can pay), when the backend has one; never throws. */
+async function walletCheckOf(deps: Pick<Deps, "lightning">): Promise<WalletCheck | null> {
+  try {
+    const wallet = deps.lightning;
+    return wallet.checkWallet ? await wallet.checkWallet() : null;
+  } catch (err) {
+    return { ok: false, checkedAt: new Date().toISOString(), problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export async function moneyHealth(deps: Pick<Deps, "db" | "d1" | "lightning">, now = new Date(), limit = 100): Promise<MoneyHealth> {
   const stuckBefore = new Date(now.getTime() - STUCK_AFTER_MS).toISOString();
-  const [ledger, rows] = await Promise.all([
+  const [ledger, wallet, rows] = await Promise.all([
     checkLedger(deps.d1),
+    walletCheckOf(deps),
     deps.db
       .select({
         p: payouts,
@@ -33,7 +55,8 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "d1">, now = new Date(
       .where(
         or(
           eq(payouts.status, "failed"),
-          and(eq(payouts.status, "in_flight"), lte(payouts.updatedAt, stuckBefore)),
+          and(eq(payouts.status, "in_flight"), or(lte(payouts.updatedAt, stuckBefore), isNotNull(payouts.hold))),
+          and(eq(payouts.status, "succeeded"), eq(payouts.overFeeCap, true)),
           and(eq(payouts.status, "pending"), lte(payouts.createdAt, stuckBefore)),
         ),
       )
@@ -42,6 +65,7 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "d1">, now = new Date(
   ]);
   return {
     ledger,
+    wallet,
     checkedAt: now.toISOString(),
     payouts: rows.map(({ p, gigTitle, username, displayName, lightningAddress }) => ({
       id: p.id,
@@ -50,7 +74,11 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "d1">, now = new Date(
       purpose: p.purpose,
       amount: p.amount,
       status: p.status,
-      problem: p.status === "failed" ? "failed" : "stuck",
+      problem: problemOf(p),
+      hold: p.hold,
+      paymentHash: p.paymentHash,
+      routingFee: p.routingFee,
+      feeCap: p.feeCap,
       attempts: p.attempts,
       lastError: p.lastError,
       nextAttemptAt: p.nextAttemptAt,
@@ -64,8 +92,10 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "d1">, now = new Date(
 
 /**
  * The admin's retry button. failed: due now, then attempted (the attempt's compare-and-set lets one
- * caller pay). pending: attempted. in_flight for over 5 minutes: looked up by payment hash, settled
- * or failed by what the wallet says. succeeded, or in flight just now: 409.
+ * caller pay); one held over its fee cap is paid with the general cap (the admin's "Pay anyway").
+ * pending: attempted. in_flight for over 5 minutes, or one the wallet did not know: only looked up by
+ * payment hash, settled or failed by what the wallet says, never paid again. succeeded, or in flight
+ * just now: 409.
  */
 export async function retryPayoutAsAdmin(deps: Deps, payoutId: string): Promise<{ id: string; status: PayoutRow["status"] | "busy"; lastError: string | null }> {
   const status = await retryPayout(deps, payoutId);
@@ -82,16 +112,18 @@ async function retryPayout(deps: Deps, payoutId: string): Promise<PayoutRow["sta
     case "in_flight":
       // An attempt may be between claiming the row and recording its invoice: only one that has
       // been quiet for a while is looked up (the cron waits likewise).
-      if (!payout.updatedAt || Date.parse(payout.updatedAt) > Date.now() - STUCK_AFTER_MS) {
+      if (payout.hold !== "unknown_to_wallet" && (!payout.updatedAt || Date.parse(payout.updatedAt) > Date.now() - STUCK_AFTER_MS)) {
         throw conflict("This payout is being paid right now. Try again in a few minutes.", "payout_in_flight");
       }
       return resolveInFlightPayout(deps, payout);
-    case "failed":
+    case "failed": {
+      const overCap = payout.hold === "fee_over_cap" || payout.hold === "destination_over_cap";
       await deps.db
         .update(payouts)
-        .set({ nextAttemptAt: new Date(Date.now() - 1000).toISOString() })
+        .set({ nextAttemptAt: new Date(Date.now() - 1000).toISOString(), hold: null })
         .where(and(eq(payouts.id, payout.id), eq(payouts.status, "failed")));
-      return attemptPayout(deps, payout.id);
+      return attemptPayout(deps, payout.id, { adminApproved: overCap });
+    }
     case "pending":
       return attemptPayout(deps, payout.id);
   }

@@ -1,13 +1,19 @@
 // Payouts under failure: unclear outcomes are looked up, never paid twice; explicit failures are
 // retried; LNURL providers that lie get nothing.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
-import { call, submittedJob } from "../test/factories";
+import { describe, expect, it, vi } from "vitest";
+import { call, payWithDevWallet, postGig, signUp, submittedJob } from "../test/factories";
+import { cancelGig } from "./gig-actions";
+import { findUserById } from "./users";
 import { expectLedgerBalanced, payoutsOf, receivedBy } from "../test/money";
 import { makeDeps } from "../composition";
 import type { DevPayFault } from "../lightning/dev-backend";
 import { lnurlProvider, scriptedFetch, strangerInvoice, streamingBody, type Handler } from "../lightning/test-helpers";
 import { attemptPayout, resolveInFlightPayout, retryPayouts } from "./payouts";
+import { moneyHealth, retryPayoutAsAdmin } from "./admin-money";
+import type { Deps } from "./deps";
+import type { LightningBackend } from "../lightning/backend";
+import { decodeInvoice } from "../lightning/invoice";
 
 /** A job approved with payouts not attempted yet: the payout row exists, pending. */
 async function approvedWithPendingPayout() {
@@ -70,16 +76,76 @@ describe("payouts", () => {
     await expectLedgerBalanced();
   });
 
-  it("a payment the wallet never saw is retried with a new invoice once the old one can no longer be paid", async () => {
+  it("a payment the wallet does not know stays in flight, held for a look, even long after its invoice expired", async () => {
     const job = await approvedWithPendingPayout();
     expect(await attemptPayout(depsWithFault("unknown_before_paying"), job.payoutId)).toBe("in_flight");
     const expired = await strangerInvoice({ amountMsat: 9_750_000, timestampSec: Math.floor(Date.now() / 1000) - 3600, expirySec: 600 });
-    await env.DB.prepare("UPDATE payouts SET bolt11 = ?, payment_hash = ? WHERE id = ?").bind(expired.bolt11, expired.paymentHash, job.payoutId).run();
-    expect(await resolveInFlightPayout(depsWithFault(null), await payoutModel(job.payoutId))).toBe("failed");
-    await env.DB.prepare("UPDATE payouts SET next_attempt_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
-    expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("succeeded");
+    await env.DB.prepare("UPDATE payouts SET bolt11 = ?, payment_hash = ?, updated_at = ? WHERE id = ?").bind(expired.bolt11, expired.paymentHash, new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
+    expect(await resolveInFlightPayout(depsWithFault(null), await payoutModel(job.payoutId))).toBe("in_flight");
+    expect(await payoutRow(job.payoutId)).toMatchObject({ status: "in_flight", hold: "unknown_to_wallet", payment_hash: expired.paymentHash });
+    // The cron looks it up again, and pays nothing.
+    await env.DB.prepare("UPDATE payouts SET updated_at = ? WHERE id = ?").bind(new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
+    await retryPayouts(depsWithFault(null));
+    expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("busy");
+    expect((await payoutRow(job.payoutId)).status).toBe("in_flight");
+    expect(await receivedBy(job.address)).toBe(0);
+    await expectLedgerBalanced();
+  });
+
+  it("a recipient's node that holds our payment past the time-out and then settles it is paid once", async () => {
+    const job = await approvedWithPendingPayout();
+    const base = depsWithFault(null);
+    const dev = base.devWallet!;
+    // A wallet whose payment is held by the recipient's node: the pay call times out, the wallet has no
+    // record of it for a while (its look-ups answer not found), then the payment settles.
+    let held: { bolt11: string; paymentHash: string } | null = null;
+    let settled = false;
+    let payCalls = 0;
+    const holdingWallet: LightningBackend = {
+      kind: "dev",
+      createInvoice: (...args) => dev.createInvoice(...args),
+      lookupInvoice: (hash) => dev.lookupInvoice(hash),
+      async payInvoice(bolt11) {
+        payCalls += 1;
+        held = { bolt11, paymentHash: decodeInvoice(bolt11).paymentHash };
+        return { status: "unknown", reason: "timed out waiting for the payment" };
+      },
+      async lookupPayment(hash) {
+        if (!settled) return { status: "unknown", reason: "no payment with this hash", notFound: true };
+        return dev.lookupPayment(hash);
+      },
+    };
+    const deps: Deps = { ...base, lightning: holdingWallet };
+    expect(await attemptPayout(deps, job.payoutId)).toBe("in_flight");
+    // Minutes pass: the invoice expires, the cron and the admin look it up again and again.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * 3600_000 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        await retryPayouts(deps);
+        expect((await retryPayoutAsAdmin(deps, job.payoutId)).status).toBe("in_flight");
+      }
+      expect(payCalls).toBe(1);
+      const health = await moneyHealth(deps);
+      expect(health.payouts.find((p) => p.id === job.payoutId)).toMatchObject({ problem: "needs_look", paymentHash: held!.paymentHash, status: "in_flight" });
+      // The node settles at last: the wallet now knows the payment.
+      expect((await dev.payInvoice(held!.bolt11, 10)).status).toBe("succeeded");
+      settled = true;
+      await env.DB.prepare("UPDATE payouts SET updated_at = ? WHERE id = ?").bind(new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
+      await retryPayouts(deps);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await payoutRow(job.payoutId)).toMatchObject({ status: "succeeded", hold: null });
+    expect(payCalls).toBe(1);
     expect(await receivedBy(job.address)).toBe(9_750);
     await expectLedgerBalanced();
+  });
+
+  it("does not claim a payout while payments are switched off, so none is left in flight", async () => {
+    const job = await approvedWithPendingPayout();
+    const off = makeDeps({ ...env, LIGHTNING_BACKEND: "dev", LOCAL_DEV: undefined }, () => {});
+    await expect(attemptPayout(off, job.payoutId)).rejects.toThrow(/switched off/);
+    expect(await payoutRow(job.payoutId)).toMatchObject({ status: "pending", attempts: 0, payment_hash: null });
   });
 
   it("the payout reaches the worker through the approve request itself", async () => {
@@ -128,4 +194,86 @@ describe("payouts to a Lightning-address provider that misbehaves", () => {
       await expectLedgerBalanced();
     });
   }
+});
+
+describe("routing fees are bounded by what the gig earned", () => {
+  /** A funded 1-sat job cancelled by its hirer, whose address is `alice@provider.com`: its 2-sat refund is pending. */
+  async function tinyRefundPending() {
+    const hirer = await signUp({ lightningAddress: "alice@provider.com" });
+    const { gig, paymentRequest } = await postGig(hirer, { payment: 1 });
+    expect((await payWithDevWallet(paymentRequest!)).status).toBe(200);
+    const deps = makeDeps(env, () => {});
+    await cancelGig(deps, await findUserById(deps.db, hirer.id), gig.id as string);
+    const [refund] = await payoutsOf(gig.id as string);
+    expect(refund).toMatchObject({ status: "pending", purpose: "hirer_refund", amount: 2 });
+    return { gigId: gig.id as string, payoutId: refund!.id as string };
+  }
+
+  /** Deps whose outside Lightning addresses are played by `provider`, with routes that cost `feeSats`. */
+  const routedAt = (feeSats: number, provider = lnurlProvider()) => makeDeps(env, () => {}, { networkFetch: scriptedFetch(provider).fetch, devWallet: { externalFeeSats: feeSats } });
+
+  it("a 1-sat gig's refund routed at 10 sats is held for the admin, not paid and not retried by the cron", async () => {
+    const { payoutId } = await tinyRefundPending();
+    const paymentsBefore = await paymentsMade();
+    expect(await attemptPayout(routedAt(10), payoutId)).toBe("failed");
+    expect(await payoutRow(payoutId)).toMatchObject({ status: "failed", hold: "fee_over_cap", fee_cap: 3 });
+    await env.DB.prepare("UPDATE payouts SET next_attempt_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), payoutId).run();
+    await retryPayouts(routedAt(10));
+    expect(await attemptPayout(routedAt(10), payoutId)).toBe("busy");
+    expect(await paymentsMade()).toBe(paymentsBefore);
+    const health = await moneyHealth(routedAt(10));
+    expect(health.payouts.find((p) => p.id === payoutId)).toMatchObject({ problem: "fee_over_cap", hold: "fee_over_cap" });
+    await expectLedgerBalanced();
+  });
+
+  it("the admin's retry of a held payout pays it anyway, within max(10 sats, 1 %)", async () => {
+    const { payoutId } = await tinyRefundPending();
+    expect(await attemptPayout(routedAt(10), payoutId)).toBe("failed");
+    expect((await retryPayoutAsAdmin(routedAt(10), payoutId)).status).toBe("succeeded");
+    expect(await payoutRow(payoutId)).toMatchObject({ status: "succeeded", routing_fee: 10, fee_cap: 10, hold: null });
+    await expectLedgerBalanced();
+  });
+
+  it("a route within the cap pays at once", async () => {
+    const { payoutId } = await tinyRefundPending();
+    expect(await attemptPayout(routedAt(3), payoutId)).toBe("succeeded");
+    expect(await payoutRow(payoutId)).toMatchObject({ status: "succeeded", routing_fee: 3, over_fee_cap: 0 });
+    await expectLedgerBalanced();
+  });
+
+  it("a wallet that takes no fee limit and charges more is recorded; a destination over the cap twice gets no more automatic payouts", async () => {
+    const destination = `greedy${crypto.randomUUID().slice(0, 6)}@wallet.test`;
+    const base = depsWithFault(null);
+    const dev = base.devWallet!;
+    // Like NWC's pay_invoice, which takes no fee limit: pays, and reports 150 sats of fees (the cap is 98).
+    const noLimitWallet: LightningBackend = {
+      kind: "nwc",
+      createInvoice: (...args) => dev.createInvoice(...args),
+      lookupInvoice: (hash) => dev.lookupInvoice(hash),
+      async payInvoice(bolt11) {
+        const paid = await dev.payInvoice(bolt11, 1_000_000);
+        return paid.status === "succeeded" ? { ...paid, feeSats: 150 } : paid;
+      },
+      lookupPayment: (hash) => dev.lookupPayment(hash),
+    };
+    const deps: Deps = { ...base, lightning: noLimitWallet };
+    const jobs: Awaited<ReturnType<typeof approvedWithPendingPayout>>[] = [];
+    for (let i = 0; i < 3; i++) {
+      const job = await approvedWithPendingPayout();
+      await env.DB.prepare("UPDATE users SET lightning_address = ? WHERE id = ?").bind(destination, job.worker.id).run();
+      jobs.push(job);
+    }
+    for (const job of jobs.slice(0, 2)) {
+      expect(await attemptPayout(deps, job.payoutId)).toBe("succeeded");
+      expect(await payoutRow(job.payoutId)).toMatchObject({ status: "succeeded", routing_fee: 150, fee_cap: 98, over_fee_cap: 1 });
+    }
+    expect(await attemptPayout(deps, jobs[2]!.payoutId)).toBe("failed");
+    expect(await payoutRow(jobs[2]!.payoutId)).toMatchObject({ status: "failed", hold: "destination_over_cap" });
+    expect(await receivedBy(destination)).toBe(2 * 9_750);
+    const health = await moneyHealth(deps);
+    expect(health.payouts.filter((p) => jobs.some((j) => j.payoutId === p.id)).map((p) => p.problem).sort()).toEqual(["fee_over_cap", "paid_over_cap", "paid_over_cap"]);
+    // The admin may still pay it.
+    expect((await retryPayoutAsAdmin(deps, jobs[2]!.payoutId)).status).toBe("succeeded");
+    await expectLedgerBalanced();
+  });
 });

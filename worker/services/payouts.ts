@@ -1,19 +1,43 @@
 // Payouts: money the platform owes somebody, paid over Lightning to their Lightning address.
 // A row exists before any Lightning call. Its states: pending → in_flight → succeeded | failed.
 // `failed` only when the backend says so explicitly; an unclear outcome stays in_flight and is
-// looked up by payment hash before anything is retried, so nothing is ever paid twice.
-import { and, eq, isNull, lte, or } from "drizzle-orm";
+// looked up by payment hash before anything is retried, so nothing is ever paid twice. A payment the
+// wallet says it does not know stays in flight too (held `unknown_to_wallet`, shown to the admin),
+// however long ago its invoice expired: a recipient's node can hold our payment and settle it late.
+//
+// Routing fees are capped per payout (payoutFeeCap: never more than the platform earned on the gig).
+// A payout the wallet would route above its cap is held for the admin (`fee_over_cap`); so is every
+// automatic payout to a destination that was already paid above the cap twice (`destination_over_cap`,
+// for wallets that take no fee limit, such as NWC). The cron never retries a held payout.
+import { and, count, eq, isNull, lte, or } from "drizzle-orm";
 import { AtomicChange, type Guard, where } from "../db/atomic";
 import { nowIso } from "../db/client";
-import { payouts, users } from "../db/schema";
-import { INVOICE_EXPIRY_GRACE_MS, routingFeeCap } from "../lightning/backend";
-import { decodeInvoice } from "../lightning/invoice";
+import { gigs, payouts, users } from "../db/schema";
+import { payoutFeeCap, routingFeeCap } from "../../domain/fees";
 import { WALLET, FEES, payableAccount, postTransaction } from "./ledger";
 import { notify } from "./notifications";
 import type { Deps } from "./deps";
 import { invoiceForLightningAddress } from "./payout-destination";
 
 export type PayoutRow = typeof payouts.$inferSelect;
+export type PayoutHold = NonNullable<PayoutRow["hold"]>;
+
+/** A destination paid above its payout's fee cap this many times gets no more automatic payouts. */
+export const OVER_CAP_PAYMENTS_BEFORE_HOLD = 2;
+
+const isRefund = (purpose: string) => purpose === "hirer_refund" || purpose.startsWith("late_payment:");
+
+/** The payout's routing fee cap (domain/fees.ts payoutFeeCap), from its gig's payment. */
+async function feeCapOf(deps: Deps, payout: PayoutRow): Promise<number> {
+  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, payout.gigId), columns: { payment: true } });
+  return gig ? payoutFeeCap(payout.amount, gig.payment, isRefund(payout.purpose)) : routingFeeCap(payout.amount);
+}
+
+/** How an attempt may pay: by default the payout's own fee cap; the admin's "Pay anyway" allows the general cap. */
+export interface AttemptOptions {
+  /** The admin accepted routing up to max(10 sats, 1 %) for this payout, and paying a destination that went over before. */
+  adminApproved?: boolean;
+}
 
 export interface PayoutDraft {
   gigId: string;
@@ -38,15 +62,20 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(2 ** Math.max(0, attempts - 1), 360) * 60_000;
 }
 
-/** Tries to pay one payout now. Safe to call twice at once: only one attempt claims the row. */
-export async function attemptPayout(deps: Deps, payoutId: string): Promise<PayoutRow["status"] | "busy"> {
+/**
+ * Tries to pay one payout now. Safe to call twice at once: only one attempt claims the row. Throws, with
+ * nothing changed, when payments are switched off or the wallet is misconfigured (the row is not claimed,
+ * so no attempt is left in flight without a wallet that could know it).
+ */
+export async function attemptPayout(deps: Deps, payoutId: string, options: AttemptOptions = {}): Promise<PayoutRow["status"] | "busy"> {
+  const wallet = deps.lightning;
   const now = nowIso();
   const claim = new AtomicChange(deps.d1);
   const cas = claim.compareAndSet(
     "payouts",
     payoutId,
     { status: "in_flight", updatedAt: now, lastError: null },
-    where("status = 'pending' OR (status = 'failed' AND (next_attempt_at IS NULL OR next_attempt_at <= ?))", now),
+    where("status = 'pending' OR (status = 'failed' AND hold IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?))", now),
   );
   claim.increment("payouts", payoutId, { attempts: 1 }, cas);
   await claim.commit();
@@ -55,7 +84,7 @@ export async function attemptPayout(deps: Deps, payoutId: string): Promise<Payou
   const payout = await deps.db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
   if (!payout) return "busy";
   if (payout.amount === 0) {
-    await settlePayout(deps, payout, { preimage: null, routingFee: 0 });
+    await settlePayout(deps, payout, { preimage: null, routingFee: 0, feeCap: null });
     return "succeeded";
   }
 
@@ -66,6 +95,10 @@ export async function attemptPayout(deps: Deps, payoutId: string): Promise<Payou
     const recipient = await deps.db.query.users.findFirst({ where: eq(users.id, payout.recipientId) });
     destination = recipient?.lightningAddress ?? null;
     if (!destination) throw new Error("The recipient has no Lightning address");
+    if (!options.adminApproved && (await overCapPaymentsTo(deps, destination)) >= OVER_CAP_PAYMENTS_BEFORE_HOLD) {
+      await failPayout(deps, payout, `${destination} was paid above the routing fee cap ${OVER_CAP_PAYMENTS_BEFORE_HOLD} times: automatic payouts there are stopped until the admin pays`, destination, "destination_over_cap");
+      return "failed";
+    }
     ({ bolt11, paymentHash } = await invoiceForLightningAddress(deps, destination, payout.amount));
   } catch (err) {
     // Nothing was paid: no invoice was handed to the wallet.
@@ -75,20 +108,22 @@ export async function attemptPayout(deps: Deps, payoutId: string): Promise<Payou
 
   // Recorded before paying, so that an unclear outcome can be looked up by its hash. Only while the
   // row is still this attempt's (its claim's token): a stale attempt must never pay beside a newer one.
+  const feeCap = options.adminApproved ? routingFeeCap(payout.amount) : await feeCapOf(deps, payout);
   const recorded = await deps.db
     .update(payouts)
-    .set({ bolt11, paymentHash, destination, updatedAt: nowIso() })
+    .set({ bolt11, paymentHash, destination, feeCap, updatedAt: nowIso() })
     .where(and(eq(payouts.id, payout.id), eq(payouts.status, "in_flight"), eq(payouts.transitionId, cas.token)))
     .returning({ id: payouts.id });
   if (recorded.length === 0) return "busy";
 
-  const result = await deps.lightning.payInvoice(bolt11, routingFeeCap(payout.amount));
+  const result = await wallet.payInvoice(bolt11, feeCap);
   switch (result.status) {
     case "succeeded":
-      await settlePayout(deps, payout, { preimage: result.preimage, routingFee: result.feeSats });
+      await settlePayout(deps, payout, { preimage: result.preimage, routingFee: result.feeSats, feeCap });
       return "succeeded";
     case "failed":
-      await failPayout(deps, payout, result.reason, destination);
+      // Over the cap, a retry would meet the same fees: the payout waits for the admin.
+      await failPayout(deps, payout, result.reason, destination, result.feeOverCapSats === undefined ? null : "fee_over_cap");
       return "failed";
     case "unknown":
       await deps.db
@@ -99,12 +134,32 @@ export async function attemptPayout(deps: Deps, payoutId: string): Promise<Payou
   }
 }
 
-async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: string | null; routingFee: number }) {
+/** Payouts to `destination` that were paid above their fee cap. */
+async function overCapPaymentsTo(deps: Deps, destination: string): Promise<number> {
+  const [row] = await deps.db
+    .select({ n: count() })
+    .from(payouts)
+    .where(and(eq(payouts.destination, destination), eq(payouts.overFeeCap, true)));
+  return row?.n ?? 0;
+}
+
+async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: string | null; routingFee: number; feeCap: number | null }) {
   const change = new AtomicChange(deps.d1);
+  // A wallet that takes no fee limit (NWC) may charge more: recorded, shown to the admin, and counted
+  // against the destination (OVER_CAP_PAYMENTS_BEFORE_HOLD).
+  const overFeeCap = paid.feeCap !== null && paid.routingFee > paid.feeCap;
   const cas = change.compareAndSet(
     "payouts",
     payout.id,
-    { status: "succeeded", preimage: paid.preimage, routingFee: paid.routingFee, lastError: null, updatedAt: change.at },
+    {
+      status: "succeeded",
+      preimage: paid.preimage,
+      routingFee: paid.routingFee,
+      overFeeCap,
+      hold: null,
+      lastError: overFeeCap ? `Paid ${paid.routingFee} sats in routing fees, above the cap of ${paid.feeCap}` : null,
+      updatedAt: change.at,
+    },
     where("status = 'in_flight'"),
   );
   postTransaction(change, `payout ${payout.purpose}`, [
@@ -127,7 +182,8 @@ async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: str
   await change.commit();
 }
 
-async function failPayout(deps: Deps, payout: PayoutRow, reason: string, destination: string | null) {
+/** Nothing was paid: `failed`, retried by the cron after its back-off unless `hold` keeps it for the admin. */
+async function failPayout(deps: Deps, payout: PayoutRow, reason: string, destination: string | null, hold: PayoutHold | null = null) {
   const attempts = payout.attempts;
   await deps.db
     .update(payouts)
@@ -137,6 +193,7 @@ async function failPayout(deps: Deps, payout: PayoutRow, reason: string, destina
       destination,
       bolt11: null,
       paymentHash: null,
+      hold,
       nextAttemptAt: new Date(Date.now() + retryDelayMs(attempts)).toISOString(),
       updatedAt: nowIso(),
     })
@@ -152,17 +209,20 @@ export async function resolveInFlightPayout(deps: Deps, payout: PayoutRow): Prom
   }
   const found = await deps.lightning.lookupPayment(payout.paymentHash);
   if (found.status === "succeeded") {
-    await settlePayout(deps, payout, { preimage: found.preimage ?? null, routingFee: found.feeSats ?? 0 });
+    await settlePayout(deps, payout, { preimage: found.preimage ?? null, routingFee: found.feeSats ?? 0, feeCap: payout.feeCap });
     return "succeeded";
   }
   if (found.status === "failed") {
     await failPayout(deps, payout, "The wallet reports the payment failed", payout.destination);
     return "failed";
   }
-  if (found.notFound && payout.bolt11 && invoiceLongExpired(payout.bolt11)) {
-    // The wallet never saw this payment and its invoice can no longer be paid by anyone: safe to retry.
-    await failPayout(deps, payout, "The payment never reached the wallet and its invoice has expired", payout.destination);
-    return "failed";
+  if (found.notFound) {
+    // Never "failed" on a not-found: the wallet may learn of the payment later (a node that held it and
+    // settles late). It stays in flight, and the admin sees it with its hash, until the wallet answers.
+    await deps.db
+      .update(payouts)
+      .set({ hold: "unknown_to_wallet", lastError: `The wallet has no payment with hash ${payout.paymentHash}; not paid again until it answers`, updatedAt: nowIso() })
+      .where(and(eq(payouts.id, payout.id), eq(payouts.status, "in_flight")));
   }
   return "in_flight";
 }
@@ -178,7 +238,7 @@ export async function retryPayouts(deps: Deps, limit = 25): Promise<{ attempted:
     .from(payouts)
     .where(
       or(
-        and(eq(payouts.status, "failed"), or(isNull(payouts.nextAttemptAt), lte(payouts.nextAttemptAt, now))),
+        and(eq(payouts.status, "failed"), isNull(payouts.hold), or(isNull(payouts.nextAttemptAt), lte(payouts.nextAttemptAt, now))),
         and(eq(payouts.status, "pending"), lte(payouts.createdAt, staleBefore)),
       ),
     )
@@ -192,14 +252,6 @@ export async function retryPayouts(deps: Deps, limit = 25): Promise<{ attempted:
     .limit(limit);
   for (const p of unclear) await resolveInFlightPayout(deps, p);
   return { attempted: due.length, lookedUp: unclear.length };
-}
-
-function invoiceLongExpired(bolt11: string): boolean {
-  try {
-    return decodeInvoice(bolt11).expiresAtMs + INVOICE_EXPIRY_GRACE_MS < Date.now();
-  } catch {
-    return false;
-  }
 }
 
 function errorMessage(err: unknown): string {

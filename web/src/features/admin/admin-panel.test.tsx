@@ -82,6 +82,35 @@ describe("the admin panel", () => {
     expect(api.callsTo("GET", "/api/admin/stats")[0]!.headers["x-admin-token"]).toBe("tok-admin");
   });
 
+  it("money health: a payout the wallet does not know needs a look (with its hash), a held one is paid anyway, the wallet's problem shows", async () => {
+    const base = { gigId: "g1", gigTitle: "Design a logo", purpose: "worker_payout", amount: 9_750, attempts: 1, nextAttemptAt: null, destination: "wes@wallet.test", recipient: { id: "w1", username: "npub1worker", displayName: "Wes", lightningAddress: "wes@wallet.test" }, createdAt: "2026-11-01T00:00:00.000Z", updatedAt: null, routingFee: null, feeCap: 98 };
+    const hash = "ab".repeat(32);
+    const api = panelApi({
+      "GET /api/admin/money": () => ({
+        ledger: { ok: true, problems: [], wallet: 31_250, escrow: 30_750, fees: 500, payables: 0 },
+        wallet: { ok: false, checkedAt: "", problem: "LNbits answered 401: use the wallet's admin key" },
+        payouts: [
+          { ...base, id: "p1", status: "in_flight", problem: "needs_look", hold: "unknown_to_wallet", paymentHash: hash, lastError: "The wallet has no payment with this hash" },
+          { ...base, id: "p2", status: "failed", problem: "fee_over_cap", hold: "fee_over_cap", paymentHash: null, lastError: "no route within 3 sats of fees", amount: 2 },
+          { ...base, id: "p3", status: "succeeded", problem: "paid_over_cap", hold: null, paymentHash: null, lastError: null, routingFee: 120, amount: 5_000 },
+        ],
+        checkedAt: "",
+      }),
+      "POST /api/admin/payouts/p2/retry": () => ({ id: "p2", status: "succeeded", lastError: null }),
+    });
+    const user = renderPanel();
+    expect(await screen.findByText("Needs a look")).toBeInTheDocument();
+    expect(screen.getByText(hash)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Look up payout of 9,750 sats to Wes" })).toBeInTheDocument();
+    expect(screen.getByText("Held: fees over cap")).toBeInTheDocument();
+    expect(screen.getByText("Paid over fee cap")).toBeInTheDocument();
+    expect(screen.getByText("Routing cost 120 sats, above the cap of 98 sats.")).toBeInTheDocument();
+    expect(screen.getByText("Cannot pay")).toBeInTheDocument();
+    expect(screen.getByText("LNbits answered 401: use the wallet's admin key")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Pay anyway payout of 2 sats to Wes" }));
+    await waitFor(() => expect(api.callsTo("POST", "/api/admin/payouts/p2/retry")).toHaveLength(1));
+  });
+
   it("a failed stats fetch drops the token and returns to the PIN screen", async () => {
     panelApi({ "GET /api/admin/stats": () => apiError(500, "Database unavailable") });
     renderPanel();

@@ -106,10 +106,27 @@ function MoneyHealthCard() {
               )}
             </section>
 
+            {data.wallet && (
+              <section aria-label="Wallet check" className="flex flex-wrap items-center gap-2 text-sm">
+                <h3 className="font-semibold text-stone-900">Wallet</h3>
+                {data.wallet.ok ? (
+                  <Badge variant="success">
+                    <CheckIcon size={12} /> Can pay
+                  </Badge>
+                ) : (
+                  <Badge variant="danger">
+                    <AlertIcon size={12} /> Cannot pay
+                  </Badge>
+                )}
+                {data.wallet.balanceSats !== undefined && <span className="text-stone-600">Balance {formatSats(data.wallet.balanceSats)}</span>}
+                {!data.wallet.ok && data.wallet.problem && <span className="w-full break-words text-red-700">{data.wallet.problem}</span>}
+              </section>
+            )}
+
             <section aria-label="Payouts needing attention" className="flex flex-col gap-2">
               <h3 className="text-sm font-semibold text-stone-900">Payouts needing attention</h3>
               {data.payouts.length === 0 ? (
-                <p className="text-sm text-stone-500">No failed or stuck payouts.</p>
+                <p className="text-sm text-stone-500">No failed, stuck or held payouts.</p>
               ) : (
                 <ul className="flex flex-col gap-2">
                   {data.payouts.map((p) => (
@@ -125,6 +142,21 @@ function MoneyHealthCard() {
   );
 }
 
+const PROBLEM_BADGE: Record<PayoutProblem["problem"], { label: string; variant: "danger" | "warning" }> = {
+  failed: { label: "Failed", variant: "danger" },
+  stuck: { label: "Stuck", variant: "warning" },
+  needs_look: { label: "Needs a look", variant: "danger" },
+  fee_over_cap: { label: "Held: fees over cap", variant: "warning" },
+  paid_over_cap: { label: "Paid over fee cap", variant: "warning" },
+};
+
+/** What the row's button does: look an in-flight payment up, pay a held one anyway, or retry. */
+function actionLabel(p: PayoutProblem): string {
+  if (p.status === "in_flight") return "Look up";
+  if (p.problem === "fee_over_cap") return "Pay anyway";
+  return "Retry";
+}
+
 function PayoutRow({ payout: p, retrying, onRetry }: { payout: PayoutProblem; retrying: boolean; onRetry: () => void }) {
   const who = p.recipient.displayName || p.recipient.username || p.recipient.id;
   return (
@@ -132,7 +164,7 @@ function PayoutRow({ payout: p, retrying, onRetry }: { payout: PayoutProblem; re
       <div className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-semibold text-stone-900 tabular-nums">{formatSats(p.amount)}</span>
-          <Badge variant={p.problem === "failed" ? "danger" : "warning"}>{p.problem === "failed" ? "Failed" : `Stuck (${p.status.replace("_", " ")})`}</Badge>
+          <Badge variant={PROBLEM_BADGE[p.problem].variant}>{p.problem === "stuck" ? `Stuck (${p.status.replace("_", " ")})` : PROBLEM_BADGE[p.problem].label}</Badge>
           <span className="text-stone-600">{purposeLabel(p.purpose)}</span>
         </div>
         <span className="break-words text-stone-600">
@@ -143,11 +175,24 @@ function PayoutRow({ payout: p, retrying, onRetry }: { payout: PayoutProblem; re
           {p.attempts} {p.attempts === 1 ? "attempt" : "attempts"} · since {formatDate(p.createdAt)}
           {p.nextAttemptAt && p.status === "failed" ? ` · next automatic try ${new Date(p.nextAttemptAt).toLocaleTimeString()}` : ""}
         </span>
-        {p.lastError && <span className="text-xs break-words text-red-700">Last error: {p.lastError}</span>}
+        {p.problem === "needs_look" && p.paymentHash && (
+          <span className="text-xs break-all text-stone-600">
+            The wallet does not know this payment. It is not paid again until the wallet answers; look it up in the wallet by its payment hash:{" "}
+            <code className="font-mono">{p.paymentHash}</code>
+          </span>
+        )}
+        {p.problem === "paid_over_cap" && p.routingFee !== null && (
+          <span className="text-xs text-stone-600">
+            Routing cost {formatSats(p.routingFee)}, above the cap of {formatSats(p.feeCap ?? 0)}.
+          </span>
+        )}
+        {p.lastError && p.problem !== "paid_over_cap" && <span className="text-xs break-words text-red-700">Last error: {p.lastError}</span>}
       </div>
-      <Button size="sm" variant="outline" onClick={onRetry} disabled={retrying} aria-label={`Retry payout of ${formatSats(p.amount)} to ${who}`}>
-        {retrying ? "Retrying..." : p.status === "in_flight" ? "Look up" : "Retry"}
-      </Button>
+      {p.problem !== "paid_over_cap" && (
+        <Button size="sm" variant="outline" onClick={onRetry} disabled={retrying} aria-label={`${actionLabel(p)} payout of ${formatSats(p.amount)} to ${who}`}>
+          {retrying ? "Retrying..." : actionLabel(p)}
+        </Button>
+      )}
     </li>
   );
 }
