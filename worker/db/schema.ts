@@ -181,11 +181,16 @@ export const invoices = sqliteTable(
     expiresAt: text("expires_at").notNull(),
     status: text("status", { enum: ["pending", "paid", "expired"] }).notNull().default("pending"),
     paidAt: text("paid_at"),
+    /** Expired here: when the cron next asks the wallet whether it was paid after all (null: no more). */
+    lateCheckAt: text("late_check_at"),
+    /** How many times the cron asked the wallet about this invoice since it expired. */
+    lateChecks: integer("late_checks").notNull().default(0),
     transitionId: text("transition_id"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("invoices_hash_idx").on(t.paymentHash),
+    index("invoices_late_check_idx").on(t.lateCheckAt),
     index("invoices_gig_idx").on(t.gigId, t.createdAt),
     index("invoices_status_idx").on(t.status, t.expiresAt),
   ],

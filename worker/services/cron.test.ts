@@ -6,7 +6,7 @@ import worker from "../index";
 import { call, approveInterest, payWithDevWallet, postGig, signUp, submittedJob } from "../test/factories";
 import { escrowBalance, expectLedgerBalanced, payoutsOf, receivedBy } from "../test/money";
 import { makeDeps } from "../composition";
-import { GIVE_UP_AFTER_EXPIRY_MS, markInvoicePaid } from "./escrow";
+import { checkLatePayments, GIVE_UP_AFTER_EXPIRY_MS, LATE_PAYMENT_CHECKS_AFTER_EXPIRY_MS, markInvoicePaid } from "./escrow";
 import { approveWork } from "./gig-actions";
 import { attemptPayout } from "./payouts";
 import { findUserById } from "./users";
@@ -94,6 +94,58 @@ describe("invoice expiry", () => {
     await expect.poll(async () => (await payoutsOf(posted.gig.id))[0]).toMatchObject({ purpose: expect.stringMatching(/^late_payment:/), amount: 10_250, status: "succeeded" });
     expect(await receivedBy(address)).toBe(10_250);
     await expectLedgerBalanced();
+  });
+
+  it("finds a payment that settled after the invoice expired, with no webhook (as NWC), and refunds it once", async () => {
+    const address = `late${crypto.randomUUID().slice(0, 6)}@wallet.test`;
+    const hirer = await signUp({ lightningAddress: address });
+    const posted = await postGig(hirer);
+    await expireOnlyHere(posted.gig.id, GIVE_UP_AFTER_EXPIRY_MS + 1000);
+    await runCron();
+    expect(await gigOf(posted.gig.id, hirer.token)).toMatchObject({ status: "cancelled", escrowStatus: "pending" });
+
+    // The wallet records the payment and tells no one.
+    await makeDeps(env, () => {}).devWallet!.payDevInvoice(posted.paymentRequest!);
+    await runCron();
+    await expect.poll(async () => (await payoutsOf(posted.gig.id))[0]).toMatchObject({ purpose: expect.stringMatching(/^late_payment:/), amount: 10_250, status: "succeeded" });
+    await runCron();
+    expect(await payoutsOf(posted.gig.id)).toHaveLength(1);
+    expect(await receivedBy(address)).toBe(10_250);
+    expect((await notificationsOf(hirer.token)).map((n) => n.type)).toContain("refund");
+    await expectLedgerBalanced();
+  });
+
+  it("refunds a late payment once when the cron's look-up and the wallet's webhook race", async () => {
+    const address = `race${crypto.randomUUID().slice(0, 6)}@wallet.test`;
+    const hirer = await signUp({ lightningAddress: address });
+    const posted = await postGig(hirer);
+    await expireOnlyHere(posted.gig.id, GIVE_UP_AFTER_EXPIRY_MS + 1000);
+    await runCron();
+    const paid = await makeDeps(env, () => {}).devWallet!.payDevInvoice(posted.paymentRequest!);
+    const deferred: Promise<unknown>[] = [];
+    const [, webhook] = await Promise.all([checkLatePayments(makeDeps(env, (w) => deferred.push(w()))), walletWebhook(paid.paymentHash), runCron()]);
+    await Promise.all(deferred);
+    expect(webhook).toBe(200);
+    await expect.poll(async () => (await payoutsOf(posted.gig.id)).map((p) => p.status)).toEqual(["succeeded"]);
+    expect(await receivedBy(address)).toBe(10_250);
+    await expectLedgerBalanced();
+  });
+
+  it("asks about an expired invoice a few times, further apart, then no more", async () => {
+    const hirer = await signUp({ lightningAddress: `quiet${crypto.randomUUID().slice(0, 6)}@wallet.test` });
+    const posted = await postGig(hirer);
+    await expireInvoicesOf(posted.gig.id);
+    await runCron();
+    const row = () => env.DB.prepare("SELECT status, late_checks, late_check_at FROM invoices WHERE gig_id = ?").bind(posted.gig.id).first<{ status: string; late_checks: number; late_check_at: string | null }>();
+    expect(await row()).toMatchObject({ status: "expired", late_checks: 0 });
+    const deps = makeDeps(env, () => {});
+    for (let i = 1; i <= LATE_PAYMENT_CHECKS_AFTER_EXPIRY_MS.length; i++) {
+      await env.DB.prepare("UPDATE invoices SET late_check_at = ? WHERE gig_id = ?").bind(ago(1000), posted.gig.id).run();
+      await checkLatePayments(deps);
+      expect((await row())!.late_checks).toBe(i);
+    }
+    expect((await row())!.late_check_at).toBeNull();
+    expect(await payoutsOf(posted.gig.id)).toHaveLength(0);
   });
 
   it("one invoice the wallet cannot find keeps neither payout retries nor its own expiry from happening", async () => {

@@ -1,5 +1,5 @@
 // The minute's jobs (wrangler.toml crons). Each is safe to run twice or concurrently.
-import { expireDueInvoices } from "./escrow";
+import { checkLatePayments, expireDueInvoices } from "./escrow";
 import { retryPayouts } from "./payouts";
 import { autoReleaseDue } from "./auto-release";
 import { sweepAbandonedUploads } from "./files";
@@ -12,6 +12,7 @@ import type { Deps } from "./deps";
 export async function runMinuteJobs(deps: Deps) {
   return {
     expiredInvoices: await job("invoice expiry", () => expireDueInvoices(deps)),
+    latePayments: await job("late payments", () => checkLatePayments(deps)),
     payouts: await job("payout retries", () => retryPayouts(deps)),
     autoRelease: await job("auto-release", () => autoReleaseDue(deps)),
     cleanedUp: await job("expired logins", () => forgetExpiredLogins(deps)),

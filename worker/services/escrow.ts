@@ -180,7 +180,12 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
   if (!gig) return "skipped";
 
   const change = new AtomicChange(deps.d1);
-  const expired = change.compareAndSet("invoices", invoice.id, { status: "expired" }, where("status = 'pending' AND expires_at <= ?", change.at));
+  const expired = change.compareAndSet(
+    "invoices",
+    invoice.id,
+    { status: "expired", lateCheckAt: lateCheckAt(invoice.expiresAt, 0), lateChecks: 0 },
+    where("status = 'pending' AND expires_at <= ?", change.at),
+  );
   const revertSet =
     gig.gigType === "job_request"
       ? { status: "cancelled", cancelledAt: change.at, fundingInvoiceId: null }
@@ -206,6 +211,53 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
   });
   await change.commit();
   return change.won(expired) ? "expired" : "skipped";
+}
+
+/**
+ * After an invoice expired here, the wallet is asked again this long after its expiry: a payment can
+ * still settle late (a payer's node that held it; a wallet whose clock is behind), and a wallet without
+ * webhooks (NWC) tells no one. What settled is refunded by markInvoicePaid, as the webhook path does.
+ */
+export const LATE_PAYMENT_CHECKS_AFTER_EXPIRY_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 12 * 3600_000] as const;
+
+/** When the `checks`-th late look-up of an invoice expiring at `expiresAt` is due, or null when none is left. */
+function lateCheckAt(expiresAt: string, checks: number): string | null {
+  const after = LATE_PAYMENT_CHECKS_AFTER_EXPIRY_MS[checks];
+  return after === undefined ? null : new Date(Math.max(Date.parse(expiresAt) + after, Date.now())).toISOString();
+}
+
+/**
+ * The cron's look-up of recently expired invoices: each due one is asked about (at the times above); one the
+ * wallet now calls paid is recorded, and its money refunded (markInvoicePaid: exactly once, whoever else
+ * reports the same payment at the same moment). A wallet that cannot answer now is asked at the next time.
+ */
+export async function checkLatePayments(deps: Deps, limit = 25): Promise<{ checked: number; paid: number }> {
+  const due = await deps.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.status, "expired"), lte(invoices.lateCheckAt, nowIso())))
+    .orderBy(asc(invoices.lateCheckAt))
+    .limit(limit);
+  let paid = 0;
+  for (const invoice of due) {
+    let found: InvoiceLookup | null = null;
+    try {
+      found = await deps.lightning.lookupInvoice(invoice.paymentHash);
+    } catch (err) {
+      console.error("late payment look-up failed; will ask at the next time", invoice.id, err);
+    }
+    if (found?.status === "paid") {
+      await markInvoicePaid(deps, invoice.paymentHash);
+      paid++;
+      continue;
+    }
+    // Only this look-up's turn moves the invoice on, so two crons at once do not skip a time.
+    await deps.db
+      .update(invoices)
+      .set({ lateChecks: invoice.lateChecks + 1, lateCheckAt: lateCheckAt(invoice.expiresAt, invoice.lateChecks + 1) })
+      .where(and(eq(invoices.id, invoice.id), eq(invoices.status, "expired"), eq(invoices.lateChecks, invoice.lateChecks)));
+  }
+  return { checked: due.length, paid };
 }
 
 /** The minute's expiry of unpaid invoices; one the wallet cannot answer for now is left for the next minute. */
