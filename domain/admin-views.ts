@@ -4,6 +4,22 @@ import type { UnreadChatReason } from "./admin";
 
 export type Party = { id: string; username: string; displayName: string | null };
 
+/** One field of a gig changed by an edit (the gig's `edited` event keeps these). */
+export interface GigEditChange {
+  field: "title" | "description" | "payment";
+  from: string | number;
+  to: string | number;
+}
+
+/** An edit of the gig, as its event log keeps it: who, when, and what changed. */
+export interface GigEditRecord {
+  at: string;
+  by: Party | null;
+  /** Whether the escrow was funded when the edit was made. */
+  afterFunding: boolean;
+  changes: GigEditChange[];
+}
+
 export interface DisputeView {
   gigId: string;
   title: string;
@@ -20,6 +36,8 @@ export interface DisputeView {
   hirer: Party | null;
   worker: Party | null;
   createdAt: string;
+  /** The gig's edits that changed something, oldest first. */
+  edits: GigEditRecord[];
 }
 
 export interface PayoutProblem {

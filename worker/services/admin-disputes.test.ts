@@ -3,7 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { adminSignIn, adminApi, asAdmin } from "../test/admin";
-import { api, call, submittedJob } from "../test/factories";
+import { api, call, claimedJob, submittedJob } from "../test/factories";
 import { pdfTextLines } from "../test/pdf";
 import { escrowBalance, expectLedgerBalanced, payoutsOf, receivedBy } from "../test/money";
 
@@ -49,6 +49,32 @@ describe("GET /api/admin/disputes", () => {
 });
 
 describe("POST /api/admin/disputes/{gigId}/resolve", () => {
+  it("shows each edit of the gig with the old and new value of what changed, who made it and whether after funding", async () => {
+    const job = await claimedJob();
+    // The worker rewrites the brief after the money is in: the record keeps what it said before.
+    const edited = await call(`/api/gigs/${job.gigId}`, job.worker.token, "PATCH", { description: "Any logo will do, PNG is fine." });
+    expect(edited.status).toBe(200);
+    expect((await call(`/api/gigs/${job.gigId}`, job.worker.token, "PATCH", { title: "Design a logo" })).status).toBe(200); // no change
+    expect((await call(`/api/gigs/${job.gigId}/start-work`, job.worker.token, "POST")).status).toBe(200);
+    expect((await call(`/api/gigs/${job.gigId}/submit`, job.worker.token, "POST", { workSubmission: "Here it is" })).status).toBe(200);
+    expect((await call(`/api/gigs/${job.gigId}/dispute`, job.hirer.token, "POST", { reason: "The brief was changed after I paid." })).status).toBe(200);
+
+    const events = (await call(`/api/gigs/${job.gigId}/events`, job.hirer.token)).body as unknown as Record<string, unknown>[];
+    expect(events.find((e) => e.type === "edited")).toMatchObject({
+      changes: [{ field: "description", from: "A clean logo for a bitcoin meetup, SVG please.", to: "Any logo will do, PNG is fine." }],
+    });
+    const admin = await adminSignIn();
+    const dispute = ((await asAdmin(admin, "/api/admin/disputes")).body as unknown as Record<string, any>[]).find((d) => d.gigId === job.gigId);
+    expect(dispute!.edits).toEqual([
+      {
+        at: expect.any(String),
+        by: { id: job.worker.id, username: job.worker.username, displayName: "Worker" },
+        afterFunding: true,
+        changes: [{ field: "description", from: "A clean logo for a bitcoin meetup, SVG please.", to: "Any logo will do, PNG is fine." }],
+      },
+    ]);
+  });
+
   it("refund_hirer: cancelled, the hirer gets payment + fee back, the platform keeps nothing", async () => {
     const job = await disputedJob();
     const admin = await adminSignIn();

@@ -2,25 +2,26 @@
 // share in percent. Each is one compare-and-set from `disputed` (so a dispute is settled once), with
 // its ledger rows, payouts, reputation, event and notifications; the payouts are attempted at once.
 import { alias } from "drizzle-orm/sqlite-core";
-import { desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { DisputeResolutionInput } from "../../domain/admin";
 import { platformFee, refundAmount, splitPayouts, totalCharge, workerPayout } from "../../domain/fees";
 import type { AtomicChange, Cas } from "../db/atomic";
-import { gigs, users } from "../db/schema";
+import { gigEvents, gigs, users } from "../db/schema";
 import { refundEscrow, splitEscrow } from "./escrow";
 import { applyTransition, authorise, completionRows } from "./gig-actions";
 import { loadGig } from "./gigs";
 import type { GigRow } from "./gig-views";
 import type { Deps } from "./deps";
-import type { DisputeView, Party } from "../../domain/admin-views";
+import type { DisputeView, GigEditChange, GigEditRecord, Party } from "../../domain/admin-views";
 
 export type { DisputeView };
 
 const hirers = alias(users, "hirer");
 const workers = alias(users, "worker");
 const disputers = alias(users, "disputer");
+const editors = alias(users, "editor");
 
-const partyColumns = (t: typeof hirers | typeof workers | typeof disputers) => ({ id: t.id, username: t.username, displayName: t.displayName });
+const partyColumns = (t: typeof hirers | typeof workers | typeof disputers | typeof editors) => ({ id: t.id, username: t.username, displayName: t.displayName });
 
 const party = (p: { id: string | null; username: string | null; displayName: string | null } | null): Party | null =>
   p?.id && p.username ? { id: p.id, username: p.username, displayName: p.displayName } : null;
@@ -36,6 +37,7 @@ export async function listDisputes(deps: Pick<Deps, "db">, limit = 100): Promise
     .where(eq(gigs.status, "disputed"))
     .orderBy(desc(gigs.createdAt), desc(gigs.id))
     .limit(limit);
+  const edits = await editsOf(deps, rows.map((r) => r.gig));
   return rows.map(({ gig, hirer, worker, disputer }) => ({
     gigId: gig.id,
     title: gig.title,
@@ -52,7 +54,43 @@ export async function listDisputes(deps: Pick<Deps, "db">, limit = 100): Promise
     hirer: party(hirer),
     worker: party(worker),
     createdAt: gig.createdAt,
+    edits: edits.get(gig.id) ?? [],
   }));
+}
+
+/** The edits that changed something on each of these gigs (their `edited` events), oldest first. */
+async function editsOf(deps: Pick<Deps, "db">, list: GigRow[]): Promise<Map<string, GigEditRecord[]>> {
+  const byGig = new Map<string, GigEditRecord[]>();
+  if (list.length === 0) return byGig;
+  const fundedAt = new Map(list.map((g) => [g.id, g.fundedAt]));
+  const rows = await deps.db
+    .select({ event: gigEvents, editor: partyColumns(editors) })
+    .from(gigEvents)
+    .leftJoin(editors, eq(editors.id, gigEvents.actorId))
+    .where(and(eq(gigEvents.type, "edited"), inArray(gigEvents.gigId, [...fundedAt.keys()])))
+    .orderBy(asc(gigEvents.createdAt), asc(gigEvents.id));
+  for (const { event, editor } of rows) {
+    const changes = editChangesOf(event.data);
+    if (changes.length === 0) continue;
+    const funded = fundedAt.get(event.gigId);
+    const record: GigEditRecord = { at: event.createdAt, by: party(editor), afterFunding: Boolean(funded && funded <= event.createdAt), changes };
+    byGig.set(event.gigId, [...(byGig.get(event.gigId) ?? []), record]);
+  }
+  return byGig;
+}
+
+/** The changes an `edited` event recorded (edits logged before changes were kept have none). */
+function editChangesOf(data: string): GigEditChange[] {
+  try {
+    const parsed = JSON.parse(data) as { changes?: unknown };
+    if (!Array.isArray(parsed.changes)) return [];
+    return parsed.changes.filter(
+      (c): c is GigEditChange =>
+        typeof c === "object" && c !== null && ["title", "description", "payment"].includes((c as GigEditChange).field) && "from" in c && "to" in c,
+    );
+  } catch {
+    return [];
+  }
 }
 
 export interface DisputeOutcome {

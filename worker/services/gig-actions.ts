@@ -15,6 +15,7 @@ import { notify, type NotificationDraft } from "./notifications";
 import { attemptPayout } from "./payouts";
 import type { GigRow, GigView } from "./gig-views";
 import type { Deps } from "./deps";
+import type { GigEditChange } from "../../domain/admin-views";
 
 export const STALE_GIG = "This gig was just changed by someone else. Please reload and try again.";
 
@@ -232,6 +233,15 @@ export async function cancelGig(deps: Deps, me: UserRow, gigId: string): Promise
   return funded ? { refund: { amount: refundAmount(gig.payment) } } : {};
 }
 
+/** Each edited field whose value changes, with its value before and after. */
+function editChanges(gig: GigRow, edit: { title?: string; description?: string; budget?: number }): GigEditChange[] {
+  const changes: GigEditChange[] = [];
+  if (edit.title !== undefined && edit.title !== gig.title) changes.push({ field: "title", from: gig.title, to: edit.title });
+  if (edit.description !== undefined && edit.description !== gig.description) changes.push({ field: "description", from: gig.description, to: edit.description });
+  if (edit.budget !== undefined && edit.budget !== gig.payment) changes.push({ field: "payment", from: gig.payment, to: edit.budget });
+  return changes;
+}
+
 export async function editGig(
   deps: Deps,
   me: UserRow,
@@ -246,7 +256,8 @@ export async function editGig(
   if (edit.budget !== undefined && edit.budget !== gig.payment) authorise(gig, "change_budget", actor);
   await applyTransition(deps, gig, me.id, {
     set: { title: edit.title, description: edit.description, payment: edit.budget },
-    event: { type: "edited", data: { fields: Object.keys(edit).filter((k) => edit[k as keyof typeof edit] !== undefined) } },
+    // The old and new value of each changed field stay on the record (the admin reads them in a dispute).
+    event: { type: "edited", data: { fields: Object.keys(edit).filter((k) => edit[k as keyof typeof edit] !== undefined), changes: editChanges(gig, edit) } },
   });
   return getGig(deps, gig.id, actor);
 }

@@ -45,6 +45,7 @@ const dispute: Dispute = {
   hirer: { id: "h1", username: "npub1hirer", displayName: "Hana" },
   worker: { id: "w1", username: "npub1worker", displayName: "Wes" },
   createdAt: "2026-11-01T00:00:00.000Z",
+  edits: [],
 };
 
 function panelApi(overrides: Record<string, (call: ApiCall) => unknown> = {}) {
@@ -109,6 +110,26 @@ describe("the admin panel", () => {
     expect(screen.getByText("LNbits answered 401: use the wallet's admin key")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Pay anyway payout of 2 sats to Wes" }));
     await waitFor(() => expect(api.callsTo("POST", "/api/admin/payouts/p2/retry")).toHaveLength(1));
+  });
+
+  it("a dispute shows the gig's edits with each field's old and new value, and which came after funding", async () => {
+    panelApi({
+      "GET /api/admin/disputes": () => [
+        {
+          ...dispute,
+          edits: [
+            { at: "2026-11-01T10:00:00.000Z", by: dispute.hirer, afterFunding: false, changes: [{ field: "title", from: "Translate", to: "Translate a page" }] },
+            { at: "2026-11-02T10:00:00.000Z", by: dispute.hirer, afterFunding: true, changes: [{ field: "description", from: "Into Spanish", to: "Into Spanish and Catalan" }] },
+          ],
+        },
+      ],
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Disputes (1)" }));
+    expect(await screen.findByText("Edited 2 times (1 after funding)")).toBeInTheDocument();
+    expect(screen.getByText('"Into Spanish"').tagName).toBe("DEL");
+    expect(screen.getByText('"Into Spanish and Catalan"').tagName).toBe("INS");
+    expect(screen.getByText(/after funding$/)).toBeInTheDocument();
   });
 
   it("a failed stats fetch drops the token and returns to the PIN screen", async () => {

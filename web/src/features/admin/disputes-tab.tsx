@@ -12,6 +12,7 @@ import { Skeleton } from "../../components/ui/skeleton";
 import { formatDate, formatSats, shortId } from "../../lib/format";
 import { useDisputes, useResolveDispute } from "./use-admin";
 import type { Dispute, Party } from "./types";
+import type { GigEditChange, GigEditRecord } from "../../../../domain/admin-views";
 
 export function DisputesTab({ onOpenChat }: { onOpenChat: (gigId: string, title: string) => void }) {
   const disputes = useDisputes();
@@ -80,6 +81,7 @@ function DisputeCard({ dispute: d, onOpenChat }: { dispute: Dispute; onOpenChat:
         <p className="font-medium">Dispute{d.disputedBy ? ` raised by ${d.disputedBy.displayName || d.disputedBy.username.slice(0, 16)}` : ""}</p>
         <p className="break-words whitespace-pre-wrap">{d.disputeReason || "No reason given."}</p>
       </div>
+      {d.edits.length > 0 && <EditHistory edits={d.edits} />}
       {d.workSubmission && (
         <details className="text-sm text-stone-700">
           <summary className="cursor-pointer font-medium">Work submitted</summary>
@@ -123,5 +125,40 @@ function DisputeCard({ dispute: d, onOpenChat }: { dispute: Dispute; onOpenChat:
         </p>
       </div>
     </Card>
+  );
+}
+
+const FIELD_LABEL: Record<GigEditChange["field"], string> = { title: "Title", description: "Description", payment: "Budget" };
+
+const shown = (change: GigEditChange, value: string | number) => (change.field === "payment" ? formatSats(Number(value)) : `"${value}"`);
+
+/** The gig's edits, with each changed field's old and new value: what the parties agreed to may have moved. */
+function EditHistory({ edits }: { edits: GigEditRecord[] }) {
+  const afterFunding = edits.filter((e) => e.afterFunding).length;
+  return (
+    <details className="text-sm text-stone-700" open={afterFunding > 0}>
+      <summary className="cursor-pointer font-medium">
+        Edited {edits.length} {edits.length === 1 ? "time" : "times"}
+        {afterFunding > 0 ? ` (${afterFunding} after funding)` : ""}
+      </summary>
+      <ol className="mt-1 flex flex-col gap-2">
+        {edits.map((edit) => (
+          <li key={edit.at} className="rounded-lg bg-stone-50 px-3 py-2">
+            <p className="text-xs text-stone-500">
+              {formatDate(edit.at)}
+              {edit.by ? ` by ${edit.by.displayName || edit.by.username.slice(0, 16)}` : ""}
+              {edit.afterFunding ? " · after funding" : ""}
+            </p>
+            <ul className="flex flex-col gap-1">
+              {edit.changes.map((change) => (
+                <li key={change.field} className="break-words">
+                  <span className="font-medium">{FIELD_LABEL[change.field]}:</span> <del className="text-stone-500">{shown(change, change.from)}</del> → <ins className="no-underline">{shown(change, change.to)}</ins>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ol>
+    </details>
   );
 }
