@@ -51,7 +51,11 @@ type Stage =
   | "submitted" // in progress + work submitted with one file
   | "completed" // submitted + approved (payout made)
   | "disputed" // submitted + disputed by the hirer
-  | "removed"; // claimed, then deleted by the admin (moderation: refunded and hidden)
+  | "removed" // claimed, then deleted by the admin (moderation: refunded and hidden)
+  // A service offering posted by the worker, which the hirer hires (SPEC.md: claim on an offer is a hire):
+  | "offerClaimable" // the hirer's interest approved and claiming enabled by the worker
+  | "offerHired" // + hired by the hirer: pending payment of the hire's invoice
+  | "offerRehire"; // hired, then the hirer withdrew the unpaid hire, and the worker enabled claiming for them again
 
 type MemberName = "hirer" | "worker" | "stranger" | "otherHirer" | "otherWorker";
 
@@ -114,8 +118,25 @@ const reached = (stage: Stage, step: Stage) => {
   return STAGE_ORDER.indexOf(at) >= STAGE_ORDER.indexOf(step);
 };
 
+/** A service offering posted by `worker`, which `hirer` hires up to `stage`, through the real API. */
+async function buildOffering(hirer: Member, worker: Member, stage: Stage): Promise<GigFixture> {
+  const posted = await postGig(worker, { gigType: "service_offering" });
+  const gig: GigFixture = { id: posted.gig.id as string, hirer, worker, paymentRequest: null };
+  const id = gig.id;
+  gig.interestId = (await ok(call(`/api/gigs/${id}/pre-claim-messages`, hirer.token, "POST", { message: "I would like to hire you." }), 201, "interest")).id;
+  for (const step of ["approve", "enable-claim"]) await ok(call(`/api/pre-claim-messages/${gig.interestId}/${step}`, worker.token, "PATCH"), 200, step);
+  if (stage === "offerClaimable") return gig;
+  gig.paymentRequest = (await ok(call(`/api/gigs/${id}/claim`, hirer.token, "POST"), 200, "hire")).paymentRequest as string;
+  if (stage === "offerHired") return gig;
+  await ok(call(`/api/gigs/${id}/cancel`, hirer.token, "POST"), 200, "withdraw the unpaid hire");
+  await ok(call(`/api/pre-claim-messages/${gig.interestId}/enable-claim`, worker.token, "PATCH"), 200, "enable claim again");
+  gig.paymentRequest = null;
+  return gig;
+}
+
 /** A job request posted by `hirer` and taken by `worker` up to `stage`, through the real API. */
 async function buildGig(hirer: Member, worker: Member, stage: Stage): Promise<GigFixture> {
+  if (stage.startsWith("offer")) return buildOffering(hirer, worker, stage);
   const posted = await postGig(hirer);
   const gig: GigFixture = { id: posted.gig.id as string, hirer, worker, paymentRequest: posted.paymentRequest };
   const id = gig.id;
@@ -441,6 +462,29 @@ const MATRIX: Record<string, Row | Row[]> = {
       request: async (c) => ({ path: await gigPath(c, "/claim") }),
       expect: { visitor: 401, hirer: { own: 403, other: 409 }, worker: { own: 403, other: 409 }, stranger: 409, admin: 401 },
       note: "claiming is open to any member who is not a party, so for them a taken gig is the wrong state (409); the parties may never claim (403)",
+    },
+    {
+      variant: "offering: hire",
+      stage: "offerClaimable",
+      request: async (c) => ({ path: await gigPath(c, "/claim") }),
+      expect: { visitor: 401, hirer: { own: 200, other: 403 }, worker: 403, stranger: 403, admin: 401 },
+      check: async (c, body) => expect(body).toMatchObject({ paymentRequest: expect.stringMatching(/^lnbc/) }),
+      note: "a service offering is hired by the member the worker enabled; the worker may not hire their own offer, nor anyone without an enabled interest",
+    },
+    {
+      variant: "offering: hired, unpaid",
+      stage: "offerHired",
+      request: async (c) => ({ path: await gigPath(c, "/claim") }),
+      expect: { visitor: 401, hirer: { own: 403, other: 409 }, worker: { own: 403, other: 409 }, stranger: 409, admin: 401 },
+      note: "once hired the offer waits for that hire's payment: its parties may not hire it again (403), others find it taken (409)",
+    },
+    {
+      variant: "offering: re-hire",
+      stage: "offerRehire",
+      request: async (c) => ({ path: await gigPath(c, "/claim") }),
+      expect: { visitor: 401, hirer: { own: 200, other: 403 }, worker: 403, stranger: 403, admin: 401 },
+      check: async (c, body) => expect(body).toMatchObject({ paymentRequest: expect.stringMatching(/^lnbc/) }),
+      note: "after a withdrawn unpaid hire, the same member hires again only once the worker enabled claiming for them again",
     },
   ],
   "POST /api/gigs/:id/cancel": [
