@@ -107,6 +107,14 @@ describe("a changed Lightning address", () => {
     });
   });
 
+  it("says nothing about a member's first address: a newcomer's notifications stay empty", async () => {
+    const member = await signUp();
+    expect((await patchMe(member.token, { lightningAddress: "first@wallet.test" })).status).toBe(200);
+    expect(await addressNotices(member.token)).toEqual([]);
+    expect((await patchMe(member.token, { lightningAddress: "second@wallet.test" })).status).toBe(200);
+    expect(await addressNotices(member.token)).toHaveLength(1);
+  });
+
   it("says nothing when the address stays the same or another field changes", async () => {
     const member = await signUp({ lightningAddress: "same@wallet.test" });
     const before = (await addressNotices(member.token)).length;

@@ -119,10 +119,11 @@ export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate, al
 /**
  * A changed Lightning address is where the member's payouts go from now on: they are told in-app, so a
  * change they did not make (a hijacked session) is seen. Written in the same batch as the change, and
- * only if the address really is the new one afterwards.
+ * only if the address really is the new one afterwards. A member's first address is not a change (every
+ * newcomer sets one; a notice then would only be noise).
  */
 function addressChangeNotice(db: Db, me: UserRow, next: string | null | undefined) {
-  if (next === undefined || next === me.lightningAddress) return null;
+  if (next === undefined || next === me.lightningAddress || !me.lightningAddress) return null;
   const message = next
     ? `Your Lightning address is now ${next}: your payouts go there. If this was not you, sign out everywhere from Settings and change it back.`
     : "Your Lightning address was removed. If this was not you, sign out everywhere from Settings and set it again.";
