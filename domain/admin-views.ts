@@ -58,6 +58,8 @@ export interface PayoutProblem {
   paymentHash: string | null;
   routingFee: number | null;
   feeCap: number | null;
+  /** Every attempt so far, oldest first: where it went and how it ended. */
+  history: PayoutAttemptView[];
   attempts: number;
   lastError: string | null;
   nextAttemptAt: string | null;
@@ -65,6 +67,14 @@ export interface PayoutProblem {
   recipient: { id: string; username: string | null; displayName: string | null; lightningAddress: string | null };
   createdAt: string;
   updatedAt: string | null;
+}
+
+export interface PayoutAttemptView {
+  attempt: number;
+  destination: string | null;
+  outcome: "succeeded" | "failed" | "held" | "unknown";
+  detail: string | null;
+  at: string;
 }
 
 export interface MoneyHealth {

@@ -20,6 +20,7 @@ import { portfolioRoutes, reviewRoutes } from "./routes/profiles";
 import { aliasCheckRoutes, meRoutes, userRoutes } from "./routes/users";
 import { adminRoutes } from "./routes/admin";
 import { reportRoutes } from "./routes/reports";
+import { myPayoutRoutes } from "./routes/payouts";
 import { suggestionRoutes } from "./routes/suggestions";
 
 /** Every request body but an upload's is a small JSON document; anything bigger is refused unread. */
@@ -45,6 +46,7 @@ export function buildApp() {
   app.route("/api/config", configRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/user/me", meRoutes);
+  app.route("/api/user/payouts", myPayoutRoutes);
   app.route("/api/users", userRoutes);
   app.route("/api/check-gigstr-alias", aliasCheckRoutes);
   app.route("/api/portfolio", portfolioRoutes);

@@ -719,6 +719,19 @@ const MATRIX: Record<string, Row | Row[]> = {
   "POST /api/admin/logout": { objectless: true, request: () => ({ path: "/api/admin/logout" }), expect: EVERYONE(200), note: "ends the admin token it carries, if any" },
   "GET /api/admin/stats": { objectless: true, request: () => ({ path: "/api/admin/stats" }), expect: ADMIN_ONLY(200) },
   "GET /api/admin/money": { objectless: true, request: () => ({ path: "/api/admin/money" }), expect: ADMIN_ONLY(200) },
+  "GET /api/user/payouts": {
+    objectless: true,
+    request: () => ({ path: "/api/user/payouts" }),
+    expect: MEMBERS(200),
+    check: (_c, body) => expect(body).toEqual([]),
+    note: "the caller's own failed payouts only",
+  },
+  "POST /api/user/payouts/:id/retry": {
+    stage: "completed",
+    request: async (c) => ({ path: `/api/user/payouts/${await c.w.payoutOf(c.obj)}/retry` }),
+    expect: { visitor: 401, hirer: 404, worker: { own: 409, other: 404 }, stranger: 404, admin: 401 },
+    note: "only the payee finds their payout (already paid here: 409); to everyone else it does not exist",
+  },
   "POST /api/admin/payouts/:id/retry": {
     stage: "completed",
     request: async (c) => ({ path: `/api/admin/payouts/${await c.w.payoutOf(c.obj)}/retry` }),

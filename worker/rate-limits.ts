@@ -28,6 +28,7 @@ export const DOORS = {
   portfolio: { label: "portfolio changes", binding: "RATE_LIMIT_20_PER_MINUTE", limit: 20, periodSeconds: 60, by: "member" },
   report: { label: "reports", binding: "RATE_LIMIT_5_PER_MINUTE", limit: 5, periodSeconds: 60, by: "member" },
   suggestion: { label: "suggestions", binding: "RATE_LIMIT_5_PER_MINUTE", limit: 5, periodSeconds: 60, by: "member" },
+  payoutRetry: { label: "payout retries", binding: "RATE_LIMIT_5_PER_MINUTE", limit: 5, periodSeconds: 60, by: "member" },
 } as const satisfies Record<string, Door>;
 
 export type DoorName = keyof typeof DOORS;

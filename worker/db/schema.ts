@@ -432,6 +432,22 @@ export const portfolioItems = sqliteTable(
   (t) => [index("portfolio_user_idx").on(t.userId, t.createdAt)],
 );
 
+/** Each attempt to pay a payout and how it ended: the admin reads a payout's history of destinations here. */
+export const payoutAttempts = sqliteTable(
+  "payout_attempts",
+  {
+    id: text("id").primaryKey(),
+    payoutId: text("payout_id").notNull().references(() => payouts.id),
+    attempt: integer("attempt").notNull(),
+    destination: text("destination"),
+    outcome: text("outcome", { enum: ["succeeded", "failed", "held", "unknown"] }).notNull(),
+    detail: text("detail"),
+    routingFee: integer("routing_fee"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("payout_attempts_payout_idx").on(t.payoutId, t.createdAt)],
+);
+
 /** An admin sign-in: only the SHA-256 of the token is kept; 12 hours. */
 export const adminSessions = sqliteTable("admin_sessions", {
   tokenHash: text("token_hash").primaryKey(),

@@ -14,6 +14,7 @@ import {
 } from "../services/users";
 import { aliasDomainOf } from "./config";
 import { depsOf } from "./deps";
+import { retryFailedPayoutsOf } from "../services/payouts";
 import { parseJson, parseQuery } from "./parse";
 
 /** /api/user/me: the signed-in member's own account. */
@@ -23,7 +24,13 @@ export const meRoutes = new Hono<AppEnv>()
     const me = requireMember(c);
     const edit = await parseJson(c, profileUpdateSchema);
     const aliasDomain = aliasDomainOf(c);
-    return c.json(ownUser(await updateProfile(c.var.db, me, edit, aliasDomain), aliasDomain));
+    const updated = await updateProfile(c.var.db, me, edit, aliasDomain);
+    // A new Lightning address is where failed payouts can go now: tried again at once, after the answer.
+    if (updated.lightningAddress && updated.lightningAddress !== me.lightningAddress) {
+      const deps = depsOf(c);
+      deps.defer(() => retryFailedPayoutsOf(deps, me.id).catch((err) => console.error("payout retry after an address change failed", err)));
+    }
+    return c.json(ownUser(updated, aliasDomain));
   })
   .delete("/", async (c) => {
     await deleteAccount(depsOf(c), requireMember(c));

@@ -4,14 +4,14 @@
 // than their cap, and ones a wallet paid above the cap. A retry goes through the payout machinery, which
 // never pays twice: a failed payout is made due now and attempted; one in flight is only looked up by its
 // payment hash (resolveInFlightPayout), never paid blindly.
-import { and, desc, eq, isNotNull, lte, or } from "drizzle-orm";
-import { gigs, payouts, users } from "../db/schema";
+import { and, asc, desc, eq, inArray, isNotNull, lte, or } from "drizzle-orm";
+import { gigs, payoutAttempts, payouts, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { checkLedger } from "./ledger";
 import { attemptPayout, resolveInFlightPayout, type PayoutRow } from "./payouts";
 import type { WalletCheck } from "../lightning/backend";
 import type { Deps } from "./deps";
-import type { MoneyHealth, PayoutProblem } from "../../domain/admin-views";
+import type { MoneyHealth, PayoutAttemptView, PayoutProblem } from "../../domain/admin-views";
 
 export type { MoneyHealth, PayoutProblem };
 
@@ -63,6 +63,7 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "d1" | "lightning">, n
       .orderBy(desc(payouts.createdAt))
       .limit(limit),
   ]);
+  const history = await attemptsOf(deps, rows.map((r) => r.p.id));
   return {
     ledger,
     wallet,
@@ -79,6 +80,7 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "d1" | "lightning">, n
       paymentHash: p.paymentHash,
       routingFee: p.routingFee,
       feeCap: p.feeCap,
+      history: history.get(p.id) ?? [],
       attempts: p.attempts,
       lastError: p.lastError,
       nextAttemptAt: p.nextAttemptAt,
@@ -88,6 +90,23 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "d1" | "lightning">, n
       updatedAt: p.updatedAt,
     })),
   };
+}
+
+/** Each payout's attempts, oldest first (at most the last 20 per payout are shown). */
+async function attemptsOf(deps: Pick<Deps, "db">, payoutIds: string[]): Promise<Map<string, PayoutAttemptView[]>> {
+  const byPayout = new Map<string, PayoutAttemptView[]>();
+  if (payoutIds.length === 0) return byPayout;
+  const rows = await deps.db
+    .select()
+    .from(payoutAttempts)
+    .where(inArray(payoutAttempts.payoutId, payoutIds))
+    .orderBy(asc(payoutAttempts.createdAt), asc(payoutAttempts.attempt));
+  for (const r of rows) {
+    const list = byPayout.get(r.payoutId) ?? [];
+    list.push({ attempt: r.attempt, destination: r.destination, outcome: r.outcome, detail: r.detail, at: r.createdAt });
+    byPayout.set(r.payoutId, list.slice(-20));
+  }
+  return byPayout;
 }
 
 /**

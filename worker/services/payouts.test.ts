@@ -277,3 +277,57 @@ describe("routing fees are bounded by what the gig earned", () => {
     await expectLedgerBalanced();
   });
 });
+
+describe("payees unstick their own payouts", () => {
+  const downProvider = () => scriptedFetch({ "https://provider.com/.well-known/lnurlp/alice": () => new Response("down", { status: 503 }) });
+  const failedNotices = async (token: string) => ((await call("/api/notifications", token)).body as unknown as { type: string; title: string; message: string }[]).filter((n) => n.type === "payout_failed");
+
+  it("tells the payee once, lists the payout with the reason, and a new Lightning address pays it at once", async () => {
+    const job = await approvedWithPendingPayout();
+    await env.DB.prepare("UPDATE users SET lightning_address = 'alice@provider.com' WHERE id = ?").bind(job.worker.id).run();
+    const down = makeDeps(env, () => {}, { networkFetch: downProvider().fetch });
+    expect(await attemptPayout(down, job.payoutId)).toBe("failed");
+
+    const notices = await failedNotices(job.worker.token);
+    expect(notices).toEqual([
+      expect.objectContaining({ title: "Payout Failed", message: expect.stringMatching(/^Your payout of 9,750 sats failed: .+\. Update your Lightning address and retry\.$/) }),
+    ]);
+    const mine = await call("/api/user/payouts", job.worker.token);
+    expect(mine.body).toEqual([expect.objectContaining({ id: job.payoutId, amount: 9_750, status: "failed", destination: "alice@provider.com", message: notices[0]!.message })]);
+    expect((await call("/api/user/payouts", job.hirer.token)).body).toEqual([]);
+
+    // The cron's retry fails at the same address: no second notice.
+    await env.DB.prepare("UPDATE payouts SET next_attempt_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
+    expect(await attemptPayout(down, job.payoutId)).toBe("failed");
+    expect(await failedNotices(job.worker.token)).toHaveLength(1);
+
+    // The admin sees where each attempt went.
+    const health = await moneyHealth(down);
+    expect(health.payouts.find((p) => p.id === job.payoutId)!.history.map((a) => [a.attempt, a.destination, a.outcome])).toEqual([
+      [1, "alice@provider.com", "failed"],
+      [2, "alice@provider.com", "failed"],
+    ]);
+
+    // A new address: retried at once, after the answer.
+    const newAddress = `fixed${job.tag}@wallet.test`;
+    expect((await call("/api/user/me", job.worker.token, "PATCH", { lightningAddress: newAddress })).status).toBe(200);
+    expect(await payoutRow(job.payoutId)).toMatchObject({ status: "succeeded", destination: newAddress });
+    expect(await receivedBy(newAddress)).toBe(9_750);
+    expect((await call("/api/user/payouts", job.worker.token)).body).toEqual([]);
+    await expectLedgerBalanced();
+  });
+
+  it("Retry now is the payee's own: another member gets 404, a paid payout 409", async () => {
+    const job = await approvedWithPendingPayout();
+    await env.DB.prepare("UPDATE users SET lightning_address = 'alice@provider.com' WHERE id = ?").bind(job.worker.id).run();
+    expect(await attemptPayout(makeDeps(env, () => {}, { networkFetch: downProvider().fetch }), job.payoutId)).toBe("failed");
+    expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.hirer.token, "POST")).toMatchObject({ status: 404, body: { error: "payout_not_found" } });
+    expect((await payoutRow(job.payoutId)).status).toBe("failed");
+
+    await env.DB.prepare("UPDATE users SET lightning_address = ? WHERE id = ?").bind(job.address, job.worker.id).run();
+    expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.worker.token, "POST")).toMatchObject({ status: 200, body: { status: "succeeded" } });
+    expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.worker.token, "POST")).toMatchObject({ status: 409, body: { error: "payout_already_paid" } });
+    expect(await receivedBy(job.address)).toBe(9_750);
+    await expectLedgerBalanced();
+  });
+});

@@ -12,7 +12,7 @@
 import { and, count, eq, isNull, lte, or } from "drizzle-orm";
 import { AtomicChange, type Guard, where } from "../db/atomic";
 import { nowIso } from "../db/client";
-import { gigs, payouts, users } from "../db/schema";
+import { gigs, payoutAttempts, payouts, users } from "../db/schema";
 import { payoutFeeCap, routingFeeCap } from "../../domain/fees";
 import { WALLET, FEES, payableAccount, postTransaction } from "./ledger";
 import { notify } from "./notifications";
@@ -84,7 +84,7 @@ export async function attemptPayout(deps: Deps, payoutId: string, options: Attem
   const payout = await deps.db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
   if (!payout) return "busy";
   if (payout.amount === 0) {
-    await settlePayout(deps, payout, { preimage: null, routingFee: 0, feeCap: null });
+    await settlePayout(deps, payout, { preimage: null, routingFee: 0, feeCap: null, destination: null });
     return "succeeded";
   }
 
@@ -119,17 +119,20 @@ export async function attemptPayout(deps: Deps, payoutId: string, options: Attem
   const result = await wallet.payInvoice(bolt11, feeCap);
   switch (result.status) {
     case "succeeded":
-      await settlePayout(deps, payout, { preimage: result.preimage, routingFee: result.feeSats, feeCap });
+      await settlePayout(deps, payout, { preimage: result.preimage, routingFee: result.feeSats, feeCap, destination });
       return "succeeded";
     case "failed":
       // Over the cap, a retry would meet the same fees: the payout waits for the admin.
       await failPayout(deps, payout, result.reason, destination, result.feeOverCapSats === undefined ? null : "fee_over_cap");
       return "failed";
     case "unknown":
-      await deps.db
-        .update(payouts)
-        .set({ lastError: `Outcome unknown, will look it up: ${result.reason}`, updatedAt: nowIso() })
-        .where(and(eq(payouts.id, payout.id), eq(payouts.status, "in_flight")));
+      await deps.db.batch([
+        deps.db
+          .update(payouts)
+          .set({ lastError: `Outcome unknown, will look it up: ${result.reason}`, updatedAt: nowIso() })
+          .where(and(eq(payouts.id, payout.id), eq(payouts.status, "in_flight"))),
+        deps.db.insert(payoutAttempts).values({ id: crypto.randomUUID(), payoutId: payout.id, attempt: payout.attempts, destination, outcome: "unknown", detail: result.reason }),
+      ]);
       return "in_flight";
   }
 }
@@ -143,7 +146,7 @@ async function overCapPaymentsTo(deps: Deps, destination: string): Promise<numbe
   return row?.n ?? 0;
 }
 
-async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: string | null; routingFee: number; feeCap: number | null }) {
+async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: string | null; routingFee: number; feeCap: number | null; destination: string | null }) {
   const change = new AtomicChange(deps.d1);
   // A wallet that takes no fee limit (NWC) may charge more: recorded, shown to the admin, and counted
   // against the destination (OVER_CAP_PAYMENTS_BEFORE_HOLD).
@@ -172,6 +175,11 @@ async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: str
       [WALLET, paid.routingFee],
     ], cas);
   }
+  change.insert(
+    "payout_attempts",
+    { id: crypto.randomUUID(), payoutId: payout.id, attempt: payout.attempts, destination: paid.destination, outcome: "succeeded", detail: null, routingFee: paid.routingFee, createdAt: change.at },
+    cas,
+  );
   notify(change, cas, {
     userId: payout.recipientId,
     gigId: payout.gigId,
@@ -182,34 +190,81 @@ async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: str
   await change.commit();
 }
 
-/** Nothing was paid: `failed`, retried by the cron after its back-off unless `hold` keeps it for the admin. */
-async function failPayout(deps: Deps, payout: PayoutRow, reason: string, destination: string | null, hold: PayoutHold | null = null) {
-  const attempts = payout.attempts;
-  await deps.db
-    .update(payouts)
-    .set({
+/**
+ * Nothing was paid: `failed`, retried by the cron after its back-off unless `hold` keeps it for the admin.
+ * The payee is told, with the reason, on the payout's first failure and whenever it failed at another
+ * destination than last time: changing their Lightning address retries it at once (retryFailedPayoutsOf).
+ */
+async function failPayout(deps: Deps, payout: PayoutRow, reason: string, destination: string | null, hold: PayoutHold | null = null, tellPayee = true) {
+  const change = new AtomicChange(deps.d1);
+  const cas = change.compareAndSet(
+    "payouts",
+    payout.id,
+    {
       status: "failed",
       lastError: reason,
       destination,
       bolt11: null,
       paymentHash: null,
       hold,
-      nextAttemptAt: new Date(Date.now() + retryDelayMs(attempts)).toISOString(),
-      updatedAt: nowIso(),
-    })
-    .where(and(eq(payouts.id, payout.id), eq(payouts.status, "in_flight")));
+      nextAttemptAt: new Date(Date.now() + retryDelayMs(payout.attempts)).toISOString(),
+      updatedAt: change.at,
+    },
+    where("status = 'in_flight'"),
+  );
+  change.insert(
+    "payout_attempts",
+    { id: crypto.randomUUID(), payoutId: payout.id, attempt: payout.attempts, destination, outcome: hold ? "held" : "failed", detail: reason, createdAt: change.at },
+    cas,
+  );
+  if (tellPayee && (payout.attempts <= 1 || payout.destination !== destination)) {
+    notify(change, cas, {
+      userId: payout.recipientId,
+      gigId: payout.gigId,
+      type: "payout_failed",
+      title: "Payout Failed",
+      message: payoutFailedMessage(payout.amount, reason),
+    });
+  }
+  await change.commit();
+}
+
+/** What the payee reads about a failed payout (in-app notification and the Active screen). */
+export function payoutFailedMessage(amount: number, reason: string | null): string {
+  return `Your payout of ${amount.toLocaleString("en-US")} sats failed: ${reason ?? "the wallet could not pay it"}. Update your Lightning address and retry.`;
+}
+
+/**
+ * Makes the member's failed payouts due now and tries each (their Lightning address just changed, or they
+ * pressed Retry): a hold over the fee cap is lifted, since the new destination may route cheaper; the
+ * attempt still keeps to the payout's own cap and checks the destination afresh.
+ */
+export async function retryFailedPayoutsOf(deps: Deps, recipientId: string, onlyPayoutId?: string): Promise<Array<{ id: string; status: PayoutRow["status"] | "busy" }>> {
+  const failed = await deps.db
+    .select({ id: payouts.id })
+    .from(payouts)
+    .where(and(eq(payouts.recipientId, recipientId), eq(payouts.status, "failed"), onlyPayoutId ? eq(payouts.id, onlyPayoutId) : undefined));
+  const results = [];
+  for (const { id } of failed) {
+    await deps.db
+      .update(payouts)
+      .set({ nextAttemptAt: new Date(Date.now() - 1000).toISOString(), hold: null })
+      .where(and(eq(payouts.id, id), eq(payouts.status, "failed")));
+    results.push({ id, status: await attemptPayout(deps, id) });
+  }
+  return results;
 }
 
 /** An in_flight payout whose outcome was unclear: ask the wallet, then settle, fail, or leave it. */
 export async function resolveInFlightPayout(deps: Deps, payout: PayoutRow): Promise<PayoutRow["status"]> {
   if (!payout.paymentHash) {
     // The hash is saved before the wallet is asked to pay; without one, nothing was paid.
-    await failPayout(deps, payout, "Attempt interrupted before paying", payout.destination);
+    await failPayout(deps, payout, "Attempt interrupted before paying", payout.destination, null, false);
     return "failed";
   }
   const found = await deps.lightning.lookupPayment(payout.paymentHash);
   if (found.status === "succeeded") {
-    await settlePayout(deps, payout, { preimage: found.preimage ?? null, routingFee: found.feeSats ?? 0, feeCap: payout.feeCap });
+    await settlePayout(deps, payout, { preimage: found.preimage ?? null, routingFee: found.feeSats ?? 0, feeCap: payout.feeCap, destination: payout.destination });
     return "succeeded";
   }
   if (found.status === "failed") {

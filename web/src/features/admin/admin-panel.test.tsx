@@ -84,7 +84,7 @@ describe("the admin panel", () => {
   });
 
   it("money health: a payout the wallet does not know needs a look (with its hash), a held one is paid anyway, the wallet's problem shows", async () => {
-    const base = { gigId: "g1", gigTitle: "Design a logo", purpose: "worker_payout", amount: 9_750, attempts: 1, nextAttemptAt: null, destination: "wes@wallet.test", recipient: { id: "w1", username: "npub1worker", displayName: "Wes", lightningAddress: "wes@wallet.test" }, createdAt: "2026-11-01T00:00:00.000Z", updatedAt: null, routingFee: null, feeCap: 98 };
+    const base = { gigId: "g1", gigTitle: "Design a logo", purpose: "worker_payout", amount: 9_750, attempts: 1, nextAttemptAt: null, destination: "wes@wallet.test", recipient: { id: "w1", username: "npub1worker", displayName: "Wes", lightningAddress: "wes@wallet.test" }, createdAt: "2026-11-01T00:00:00.000Z", updatedAt: null, routingFee: null, feeCap: 98, history: [] };
     const hash = "ab".repeat(32);
     const api = panelApi({
       "GET /api/admin/money": () => ({
@@ -92,7 +92,20 @@ describe("the admin panel", () => {
         wallet: { ok: false, checkedAt: "", problem: "LNbits answered 401: use the wallet's admin key" },
         payouts: [
           { ...base, id: "p1", status: "in_flight", problem: "needs_look", hold: "unknown_to_wallet", paymentHash: hash, lastError: "The wallet has no payment with this hash" },
-          { ...base, id: "p2", status: "failed", problem: "fee_over_cap", hold: "fee_over_cap", paymentHash: null, lastError: "no route within 3 sats of fees", amount: 2 },
+          {
+            ...base,
+            id: "p2",
+            status: "failed",
+            problem: "fee_over_cap",
+            hold: "fee_over_cap",
+            paymentHash: null,
+            lastError: "no route within 3 sats of fees",
+            amount: 2,
+            history: [
+              { attempt: 1, destination: "old@wallet.test", outcome: "failed", detail: "The provider did not answer", at: "2026-11-01T00:01:00.000Z" },
+              { attempt: 2, destination: "wes@wallet.test", outcome: "held", detail: "no route within 3 sats of fees", at: "2026-11-01T00:05:00.000Z" },
+            ],
+          },
           { ...base, id: "p3", status: "succeeded", problem: "paid_over_cap", hold: null, paymentHash: null, lastError: null, routingFee: 120, amount: 5_000 },
         ],
         checkedAt: "",
@@ -107,6 +120,8 @@ describe("the admin panel", () => {
     expect(screen.getByText("Paid over fee cap")).toBeInTheDocument();
     expect(screen.getByText("Routing cost 120 sats, above the cap of 98 sats.")).toBeInTheDocument();
     expect(screen.getByText("Cannot pay")).toBeInTheDocument();
+    expect(screen.getByText("History of attempts (2)")).toBeInTheDocument();
+    expect(screen.getByText(/#1 .* · old@wallet\.test · failed: The provider did not answer/)).toBeInTheDocument();
     expect(screen.getByText("LNbits answered 401: use the wallet's admin key")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Pay anyway payout of 2 sats to Wes" }));
     await waitFor(() => expect(api.callsTo("POST", "/api/admin/payouts/p2/retry")).toHaveLength(1));

@@ -150,6 +150,8 @@ const PROBLEM_BADGE: Record<PayoutProblem["problem"], { label: string; variant: 
   paid_over_cap: { label: "Paid over fee cap", variant: "warning" },
 };
 
+const ATTEMPT_OUTCOME: Record<PayoutProblem["history"][number]["outcome"], string> = { succeeded: "paid", failed: "failed", held: "held", unknown: "outcome unknown" };
+
 /** What the row's button does: look an in-flight payment up, pay a held one anyway, or retry. */
 function actionLabel(p: PayoutProblem): string {
   if (p.status === "in_flight") return "Look up";
@@ -187,6 +189,19 @@ function PayoutRow({ payout: p, retrying, onRetry }: { payout: PayoutProblem; re
           </span>
         )}
         {p.lastError && p.problem !== "paid_over_cap" && <span className="text-xs break-words text-red-700">Last error: {p.lastError}</span>}
+        {(p.history?.length ?? 0) > 0 && (
+          <details className="text-xs text-stone-600">
+            <summary className="cursor-pointer">History of attempts ({p.history.length})</summary>
+            <ol className="mt-1 flex flex-col gap-1">
+              {p.history.map((a) => (
+                <li key={`${a.attempt}-${a.at}`} className="break-words">
+                  #{a.attempt} {formatDate(a.at)} · {a.destination ?? "no address"} · {ATTEMPT_OUTCOME[a.outcome]}
+                  {a.detail ? `: ${a.detail}` : ""}
+                </li>
+              ))}
+            </ol>
+          </details>
+        )}
       </div>
       {p.problem !== "paid_over_cap" && (
         <Button size="sm" variant="outline" onClick={onRetry} disabled={retrying} aria-label={`${actionLabel(p)} payout of ${formatSats(p.amount)} to ${who}`}>

@@ -14,6 +14,7 @@ import { useGigDialogs } from "./gig-dialogs";
 import { canOpenChat, gigPermissions } from "./gig-roles";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import { useMyGigs } from "./use-gigs";
+import { FailedPayouts } from "../payments/failed-payouts";
 import { ownerIdOf, type Gig } from "./types";
 
 /** Work under way between a hirer and a worker. */
@@ -56,6 +57,8 @@ export function ActiveGigs() {
       <h1 id="active-heading" className="text-2xl font-bold tracking-tight sm:text-3xl">
         Active Gigs
       </h1>
+
+      <FailedPayouts />
 
       {gigs.isPending ? (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
