@@ -77,8 +77,20 @@ export interface PayoutAttemptView {
   at: string;
 }
 
+/** A Lightning backend's last answered call and last error, as recorded by the Worker. */
+export interface BackendCallStatus {
+  backend: string;
+  lastOkAt: string | null;
+  lastOkCall: string | null;
+  lastErrorAt: string | null;
+  lastErrorCall: string | null;
+  lastError: string | null;
+}
+
 export interface MoneyHealth {
   ledger: LedgerCheck;
+  /** Each backend that has been called: its last answer and last error. */
+  backends: BackendCallStatus[];
   /** The wallet's own check (LNbits: can its key pay?), when the backend has one. */
   wallet: { ok: boolean; checkedAt: string; problem?: string; balanceSats?: number } | null;
   payouts: PayoutProblem[];

@@ -6,6 +6,7 @@ import { DevWallet, devWalletLnurl, type DevWalletOptions } from "./lightning/de
 import { D1DevWalletStore } from "./lightning/dev-store";
 import { parseLnurlOverrides, type FetchLike } from "./lightning/lnurl";
 import { devWalletAllowed, lightningBackendFor } from "./lightning";
+import { d1CallRecorder, recordingCalls } from "./lightning/call-record";
 import type { Deps } from "./services/deps";
 
 const globalFetch: FetchLike = (url, init) => fetch(url, init);
@@ -31,11 +32,15 @@ export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void
     env,
     // Built on first use, so a misconfigured backend, or payments switched off, fails only what needs
     // Lightning (a 503 there), not browsing.
+    // A real wallet's calls are recorded for Money Health (its last answer and last error).
     get lightning() {
-      lightning ??= lightningBackendFor(env, {
-        fetch: networkFetch,
-        webhookUrl: env.WEBHOOK_SECRET && opts.origin ? `${opts.origin}/api/webhooks/lightning/${env.WEBHOOK_SECRET}` : undefined,
-      });
+      lightning ??= recordingCalls(
+        lightningBackendFor(env, {
+          fetch: networkFetch,
+          webhookUrl: env.WEBHOOK_SECRET && opts.origin ? `${opts.origin}/api/webhooks/lightning/${env.WEBHOOK_SECRET}` : undefined,
+        }),
+        d1CallRecorder(env.DB, defer),
+      );
       return lightning;
     },
     devWallet,

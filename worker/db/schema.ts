@@ -432,6 +432,16 @@ export const portfolioItems = sqliteTable(
   (t) => [index("portfolio_user_idx").on(t.userId, t.createdAt)],
 );
 
+/** Per Lightning backend: its last answered call and its last error (Money Health). */
+export const backendStatus = sqliteTable("backend_status", {
+  backend: text("backend").primaryKey(),
+  lastOkAt: text("last_ok_at"),
+  lastOkCall: text("last_ok_call"),
+  lastErrorAt: text("last_error_at"),
+  lastErrorCall: text("last_error_call"),
+  lastError: text("last_error"),
+});
+
 /** Each attempt to pay a payout and how it ended: the admin reads a payout's history of destinations here. */
 export const payoutAttempts = sqliteTable(
   "payout_attempts",

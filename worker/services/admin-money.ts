@@ -5,7 +5,7 @@
 // never pays twice: a failed payout is made due now and attempted; one in flight is only looked up by its
 // payment hash (resolveInFlightPayout), never paid blindly.
 import { and, asc, desc, eq, inArray, isNotNull, lte, or } from "drizzle-orm";
-import { gigs, payoutAttempts, payouts, users } from "../db/schema";
+import { backendStatus, gigs, payoutAttempts, payouts, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { checkLedger } from "./ledger";
 import { attemptPayout, resolveInFlightPayout, type PayoutRow } from "./payouts";
@@ -38,9 +38,10 @@ async function walletCheckOf(deps: Pick<Deps, "lightning">): Promise<WalletCheck
 
 export async function moneyHealth(deps: Pick<Deps, "db" | "d1" | "lightning">, now = new Date(), limit = 100): Promise<MoneyHealth> {
   const stuckBefore = new Date(now.getTime() - STUCK_AFTER_MS).toISOString();
-  const [ledger, wallet, rows] = await Promise.all([
+  const [ledger, wallet, backends, rows] = await Promise.all([
     checkLedger(deps.d1),
     walletCheckOf(deps),
+    deps.db.select().from(backendStatus).orderBy(asc(backendStatus.backend)),
     deps.db
       .select({
         p: payouts,
@@ -67,6 +68,7 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "d1" | "lightning">, n
   return {
     ledger,
     wallet,
+    backends,
     checkedAt: now.toISOString(),
     payouts: rows.map(({ p, gigTitle, username, displayName, lightningAddress }) => ({
       id: p.id,

@@ -90,6 +90,7 @@ describe("the admin panel", () => {
       "GET /api/admin/money": () => ({
         ledger: { ok: true, problems: [], wallet: 31_250, escrow: 30_750, fees: 500, payables: 0 },
         wallet: { ok: false, checkedAt: "", problem: "LNbits answered 401: use the wallet's admin key" },
+        backends: [{ backend: "lnbits", lastOkAt: new Date(Date.now() - 120_000).toISOString(), lastOkCall: "createInvoice", lastErrorAt: new Date(Date.now() - 60_000).toISOString(), lastErrorCall: "payInvoice", lastError: "LNbits did not answer" }],
         payouts: [
           { ...base, id: "p1", status: "in_flight", problem: "needs_look", hold: "unknown_to_wallet", paymentHash: hash, lastError: "The wallet has no payment with this hash" },
           {
@@ -121,6 +122,8 @@ describe("the admin panel", () => {
     expect(screen.getByText("Routing cost 120 sats, above the cap of 98 sats.")).toBeInTheDocument();
     expect(screen.getByText("Cannot pay")).toBeInTheDocument();
     expect(screen.getByText("History of attempts (2)")).toBeInTheDocument();
+    expect(screen.getByText(/last error .* \(payInvoice\): LNbits did not answer/)).toBeInTheDocument();
+    expect(screen.getByText(/last answer .* \(createInvoice\)/)).toBeInTheDocument();
     expect(screen.getByText(/#1 .* · old@wallet\.test · failed: The provider did not answer/)).toBeInTheDocument();
     expect(screen.getByText("LNbits answered 401: use the wallet's admin key")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Pay anyway payout of 2 sats to Wes" }));

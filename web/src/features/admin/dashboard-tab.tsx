@@ -6,7 +6,7 @@ import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { AlertIcon, CheckIcon } from "../../components/ui/icons";
 import { Skeleton } from "../../components/ui/skeleton";
-import { formatDate, formatSats } from "../../lib/format";
+import { formatDate, formatSats, timeAgo } from "../../lib/format";
 import { useAdminStats, useMoneyHealth, useRetryPayout } from "./use-admin";
 import type { PayoutProblem } from "./types";
 
@@ -106,20 +106,35 @@ function MoneyHealthCard() {
               )}
             </section>
 
-            {data.wallet && (
-              <section aria-label="Wallet check" className="flex flex-wrap items-center gap-2 text-sm">
-                <h3 className="font-semibold text-stone-900">Wallet</h3>
-                {data.wallet.ok ? (
-                  <Badge variant="success">
-                    <CheckIcon size={12} /> Can pay
-                  </Badge>
-                ) : (
-                  <Badge variant="danger">
-                    <AlertIcon size={12} /> Cannot pay
-                  </Badge>
-                )}
-                {data.wallet.balanceSats !== undefined && <span className="text-stone-600">Balance {formatSats(data.wallet.balanceSats)}</span>}
-                {!data.wallet.ok && data.wallet.problem && <span className="w-full break-words text-red-700">{data.wallet.problem}</span>}
+            {(data.wallet || (data.backends?.length ?? 0) > 0) && (
+              <section aria-label="Wallet check" className="flex flex-col gap-2 text-sm">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h3 className="font-semibold text-stone-900">Wallet</h3>
+                  {data.wallet &&
+                    (data.wallet.ok ? (
+                      <Badge variant="success">
+                        <CheckIcon size={12} /> Can pay
+                      </Badge>
+                    ) : (
+                      <Badge variant="danger">
+                        <AlertIcon size={12} /> Cannot pay
+                      </Badge>
+                    ))}
+                  {data.wallet?.balanceSats !== undefined && <span className="text-stone-600">Balance {formatSats(data.wallet.balanceSats)}</span>}
+                </div>
+                {data.wallet && !data.wallet.ok && data.wallet.problem && <p className="break-words text-red-700">{data.wallet.problem}</p>}
+                {(data.backends ?? []).map((b) => (
+                  <p key={b.backend} className="break-words text-stone-600">
+                    <span className="font-medium text-stone-900">{b.backend}</span>: last answer{" "}
+                    {b.lastOkAt ? `${timeAgo(b.lastOkAt)} (${b.lastOkCall})` : "never"}
+                    {b.lastErrorAt && (
+                      <span className="text-red-700">
+                        {" "}
+                        · last error {timeAgo(b.lastErrorAt)} ({b.lastErrorCall}): {b.lastError}
+                      </span>
+                    )}
+                  </p>
+                ))}
               </section>
             )}
 
