@@ -48,6 +48,20 @@ const gigOf = async (gigId: string, token: string) => (await call(`/api/gigs/${g
 
 const notificationsOf = async (token: string) => (await call("/api/notifications", token)).body as unknown as { type: string; message: string }[];
 
+/**
+ * A job whose invoice our side gave up on (long past its expiry, the wallet still calling it pending):
+ * the cron cancelled the gig. Its hirer's address is `<prefix>…@wallet.test`.
+ */
+async function givenUpJob(prefix: string) {
+  const address = `${prefix}${crypto.randomUUID().slice(0, 6)}@wallet.test`;
+  const hirer = await signUp({ lightningAddress: address });
+  const posted = await postGig(hirer);
+  await expireOnlyHere(posted.gig.id, GIVE_UP_AFTER_EXPIRY_MS + 1000);
+  await runCron();
+  expect(await gigOf(posted.gig.id, hirer.token)).toMatchObject({ status: "cancelled", escrowStatus: "pending" });
+  return { address, hirer, posted };
+}
+
 describe("invoice expiry", () => {
   it("cancels a job request whose invoice expired unpaid, and refunds a payment that still arrives", async () => {
     const hirer = await signUp({ lightningAddress: `exp${crypto.randomUUID().slice(0, 6)}@wallet.test` });
@@ -80,12 +94,7 @@ describe("invoice expiry", () => {
   });
 
   it("gives up on a pending invoice long after its expiry, and refunds a payment that settles after that (webhook)", async () => {
-    const address = `settled${crypto.randomUUID().slice(0, 6)}@wallet.test`;
-    const hirer = await signUp({ lightningAddress: address });
-    const posted = await postGig(hirer);
-    await expireOnlyHere(posted.gig.id, GIVE_UP_AFTER_EXPIRY_MS + 1000);
-    await runCron();
-    expect(await gigOf(posted.gig.id, hirer.token)).toMatchObject({ status: "cancelled", escrowStatus: "pending" });
+    const { address, hirer, posted } = await givenUpJob("settled");
 
     // The wallet settles it anyway and tells us: the invoice is expired here, and is still looked up.
     const paid = await makeDeps(env, () => {}).devWallet!.payDevInvoice(posted.paymentRequest!);
@@ -97,12 +106,7 @@ describe("invoice expiry", () => {
   });
 
   it("finds a payment that settled after the invoice expired, with no webhook (as NWC), and refunds it once", async () => {
-    const address = `late${crypto.randomUUID().slice(0, 6)}@wallet.test`;
-    const hirer = await signUp({ lightningAddress: address });
-    const posted = await postGig(hirer);
-    await expireOnlyHere(posted.gig.id, GIVE_UP_AFTER_EXPIRY_MS + 1000);
-    await runCron();
-    expect(await gigOf(posted.gig.id, hirer.token)).toMatchObject({ status: "cancelled", escrowStatus: "pending" });
+    const { address, hirer, posted } = await givenUpJob("late");
 
     // The wallet records the payment and tells no one.
     await makeDeps(env, () => {}).devWallet!.payDevInvoice(posted.paymentRequest!);
@@ -116,11 +120,7 @@ describe("invoice expiry", () => {
   });
 
   it("refunds a late payment once when the cron's look-up and the wallet's webhook race", async () => {
-    const address = `race${crypto.randomUUID().slice(0, 6)}@wallet.test`;
-    const hirer = await signUp({ lightningAddress: address });
-    const posted = await postGig(hirer);
-    await expireOnlyHere(posted.gig.id, GIVE_UP_AFTER_EXPIRY_MS + 1000);
-    await runCron();
+    const { address, posted } = await givenUpJob("race");
     const paid = await makeDeps(env, () => {}).devWallet!.payDevInvoice(posted.paymentRequest!);
     const deferred: Promise<unknown>[] = [];
     const [, webhook] = await Promise.all([checkLatePayments(makeDeps(env, (w) => deferred.push(w()))), walletWebhook(paid.paymentHash), runCron()]);
