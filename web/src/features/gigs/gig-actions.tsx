@@ -422,11 +422,12 @@ export function CancelGigButton({ gig, isHirer, onCancelled }: { gig: Gig; isHir
           ? "Withdraw your hire? Nothing has been charged, and the offer opens to others again."
           : `Cancel this gig?${gig.escrowStatus === "funded" ? ` The escrow (${formatSats(gig.totalCharge ?? gig.payment)}) is refunded to the hirer.` : ""}`}
       </span>
+      {/* The buttons say what happens: a hirer withdrawing an unpaid hire keeps or withdraws the hire, not the gig. */}
       <Button size="sm" variant="outline" onClick={() => setConfirming(false)} disabled={cancel.isPending}>
-        Keep Gig
+        {withdrawing ? "Keep my hire" : "Keep Gig"}
       </Button>
       <Button size="sm" variant="destructive" onClick={run} disabled={cancel.isPending}>
-        {cancel.isPending ? "Cancelling..." : "Yes, Cancel Gig"}
+        {withdrawing ? (cancel.isPending ? "Withdrawing..." : "Withdraw hire") : cancel.isPending ? "Cancelling..." : "Yes, Cancel Gig"}
       </Button>
     </div>
   );

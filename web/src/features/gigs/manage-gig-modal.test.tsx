@@ -55,7 +55,9 @@ describe("gig management modal", () => {
     expect(within(dialog).queryByLabelText("Title")).not.toBeInTheDocument();
     await user.click(await within(dialog).findByRole("button", { name: "Cancel Gig" }));
     expect(within(dialog).getByText("Withdraw your hire? Nothing has been charged, and the offer opens to others again.")).toBeInTheDocument();
-    await user.click(within(dialog).getByRole("button", { name: "Yes, Cancel Gig" }));
+    expect(within(dialog).getByRole("button", { name: "Keep my hire" })).toBeInTheDocument();
+    expect(within(dialog).queryByRole("button", { name: "Yes, Cancel Gig" })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Withdraw hire" }));
     expect(await findToast("Hire Withdrawn")).toBeInTheDocument();
     expect(await findToast("Nothing was charged. The offer is open to others again.")).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/gigs/g-3/cancel")).toHaveLength(1);
