@@ -14,6 +14,11 @@ export default defineConfig({
         test: { name: "domain", include: ["domain/**/*.test.ts"], environment: "node" },
       },
       {
+        // The Worker's NWC client against an independent wallet service through a real relay, both started
+        // in Node on 127.0.0.1 (scripts/local-nostr); the relay and the service cannot run inside workerd.
+        test: { name: "nwc", include: ["worker/**/*.conformance.test.ts"], environment: "node", testTimeout: 20_000 },
+      },
+      {
         plugins: [
           cloudflareTest(async () => ({
             wrangler: { configPath: "./wrangler.toml" },
@@ -32,6 +37,7 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
+          exclude: ["worker/**/*.conformance.test.ts"],
           setupFiles: ["./worker/test/apply-migrations.ts"],
         },
       },

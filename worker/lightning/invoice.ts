@@ -95,7 +95,8 @@ export function randomBytes(n: number): Uint8Array {
 
 /** Hex SHA-256 of a UTF-8 string or of bytes. */
 export async function sha256Hex(data: string | Uint8Array): Promise<string> {
-  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  // A copy on its own ArrayBuffer: what every runtime's digest takes (Node's types refuse a shared buffer).
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : new Uint8Array(data);
   return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
 }
 

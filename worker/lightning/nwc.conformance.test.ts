@@ -1,0 +1,99 @@
+// Our NWC client (worker/lightning/nwc.ts) against an independent wallet service, through a real relay:
+// @getalby/sdk's NWCWalletService behind @nostr-relay/core, both on 127.0.0.1 (scripts/local-nostr).
+// Runs in Node (the "nwc" test project): the client code is the Worker's own, its WebSocket Node's.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startRelay, type LocalRelay } from "../../scripts/local-nostr/relay";
+import { startWalletService, type LocalWallet } from "../../scripts/local-nostr/wallet-service";
+import { NwcBackend, relayTransport, type NwcEncryption } from "./nwc";
+import { decodeInvoice, hexToBytes, sha256Hex } from "./invoice";
+
+let relay: LocalRelay;
+let wallet: LocalWallet;
+
+beforeAll(async () => {
+  relay = await startRelay();
+  wallet = await startWalletService(relay.url);
+});
+
+afterAll(async () => {
+  wallet.close();
+  await relay.close();
+});
+
+const client = (encryption: NwcEncryption, timeouts: { payTimeoutMs?: number; timeoutMs?: number } = {}) =>
+  new NwcBackend({ url: wallet.nwcUrl, transport: relayTransport(), encryption, timeoutMs: timeouts.timeoutMs ?? 5_000, payTimeoutMs: timeouts.payTimeoutMs ?? 5_000 });
+
+/** An invoice the simulated node issued for a payee (`name@wallet.test`): paying it settles with its real preimage. */
+const payeeInvoice = (sats: number, name = "alice") => wallet.node.issue(sats * 1000, `Payout to ${name}`, 600, name);
+
+for (const encryption of ["nip04", "nip44_v2"] as const) {
+  describe(`NWC through a real relay (${encryption})`, () => {
+    /** A payee of this run only (the wallet is shared by both encryptions). */
+    const payee = (name: string) => `${name}-${encryption}`;
+    it("make_invoice gives a real invoice for the amount; lookup_invoice follows it from pending to paid", async () => {
+      const backend = client(encryption);
+      const created = await backend.createInvoice(10_250, "Gigstr escrow: Design a logo", 600);
+      expect(decodeInvoice(created.bolt11)).toMatchObject({ paymentHash: created.paymentHash, amountMsat: 10_250_000 });
+      expect(await backend.lookupInvoice(created.paymentHash)).toMatchObject({ status: "pending", amountSats: 10_250 });
+      wallet.node.payFromOutside(created.bolt11);
+      expect(await backend.lookupInvoice(created.paymentHash)).toMatchObject({ status: "paid", amountSats: 10_250 });
+    });
+
+    it("pay_invoice pays once with a preimage that hashes to the invoice, and the fees the wallet reports", async () => {
+      const backend = client(encryption);
+      const invoice = await payeeInvoice(9_750, payee("alice"));
+      wallet.node.setScenario(invoice.paymentHash, { kind: "fees", feesMsat: 3_000 });
+      const paid = await backend.payInvoice(invoice.bolt11, 98);
+      expect(paid).toEqual({ status: "succeeded", preimage: invoice.preimage, feeSats: 3 });
+      expect(await sha256Hex(hexToBytes((paid as { preimage: string }).preimage))).toBe(invoice.paymentHash);
+      expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "succeeded", preimage: invoice.preimage, feeSats: 3 });
+      // Paying the same invoice again pays nothing more.
+      expect(await backend.payInvoice(invoice.bolt11, 98)).toMatchObject({ status: "succeeded", preimage: invoice.preimage });
+      expect(wallet.node.receivedBy(payee("alice"))).toBe(9_750);
+    });
+
+    it("a payment the wallet refuses is never called paid, and looking it up finds nothing to settle", async () => {
+      const backend = client(encryption);
+      const invoice = await payeeInvoice(500, payee("bob"));
+      wallet.node.setScenario(invoice.paymentHash, { kind: "fail" });
+      const result = await backend.payInvoice(invoice.bolt11, 10);
+      expect(result.status).not.toBe("succeeded");
+      expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "unknown", notFound: true });
+      expect(wallet.node.receivedBy(payee("bob"))).toBe(0);
+    });
+
+    it("a payment that times out and then succeeds is found settled by its look-up", async () => {
+      const backend = client(encryption, { payTimeoutMs: 800 });
+      const invoice = await payeeInvoice(700, payee("carol"));
+      wallet.node.setScenario(invoice.paymentHash, { kind: "hold" });
+      expect(await backend.payInvoice(invoice.bolt11, 10)).toMatchObject({ status: "unknown" });
+      expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "pending" });
+      wallet.node.release(invoice.paymentHash);
+      await expect.poll(() => backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "succeeded", preimage: invoice.preimage });
+    });
+
+    it("a wallet that answers NOT_FOUND for an outgoing payment still in flight: never failed, found once it settles", async () => {
+      const backend = client(encryption, { payTimeoutMs: 800 });
+      const invoice = await payeeInvoice(800, payee("dave"));
+      wallet.node.setScenario(invoice.paymentHash, { kind: "unknown_until_settled" });
+      expect(await backend.payInvoice(invoice.bolt11, 10)).toMatchObject({ status: "unknown" });
+      const meanwhile = await backend.lookupPayment(invoice.paymentHash);
+      expect(meanwhile).toMatchObject({ status: "unknown", notFound: true });
+      wallet.node.release(invoice.paymentHash);
+      await expect.poll(() => backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "succeeded", preimage: invoice.preimage });
+      expect(wallet.node.receivedBy(payee("dave"))).toBe(800);
+    });
+
+    it("a relay that drops the socket mid-request: the payment is unknown, then found by a look-up once the relay is back", async () => {
+      const backend = client(encryption, { payTimeoutMs: 3_000 });
+      const invoice = await payeeInvoice(900, payee("erin"));
+      wallet.node.setScenario(invoice.paymentHash, { kind: "hold" });
+      const paying = backend.payInvoice(invoice.bolt11, 10);
+      await expect.poll(() => wallet.node.payments.has(invoice.paymentHash)).toBe(true);
+      relay.dropConnections();
+      expect(await paying).toMatchObject({ status: "unknown" });
+      wallet.node.release(invoice.paymentHash);
+      await expect.poll(() => backend.lookupPayment(invoice.paymentHash), { timeout: 10_000, interval: 500 }).toMatchObject({ status: "succeeded" });
+    });
+  });
+}
