@@ -19,22 +19,37 @@ const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
 
 // The JSON report gives the closing "N passed, N failed" line that CI reads.
 const results = path.join(root, "e2e", "artifacts", "results.json");
-rmSync(results, { force: true });
 const extra = process.argv.slice(2);
-const reporters = extra.some((a) => a.startsWith("--reporter"))
-  ? []
-  : ["--reporter=default", "--reporter=json", `--outputFile.json=${results}`];
 
-const child = spawn(node, [vitest, "run", "--config", "e2e/vitest.config.ts", ...reporters, ...extra], {
-  cwd: root,
-  stdio: "inherit",
-});
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => {
-  if (existsSync(results)) {
-    const r = JSON.parse(readFileSync(results, "utf8"));
-    const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-    console.log(`e2e: ${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
-  }
-  process.exit(code ?? (signal ? 1 : 0));
-});
+/** One vitest run of the browser tests against an app with `backend`; resolves with its exit code. */
+function runSuite(backend, args, resultsFile) {
+  rmSync(resultsFile, { force: true });
+  const reporters = args.some((a) => a.startsWith("--reporter")) ? [] : ["--reporter=default", "--reporter=json", `--outputFile.json=${resultsFile}`];
+  const child = spawn(node, [vitest, "run", "--config", "e2e/vitest.config.ts", ...reporters, ...args], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, E2E_LIGHTNING_BACKEND: backend },
+  });
+  const forward = (signal) => child.kill(signal);
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, forward);
+  return new Promise((resolve) => {
+    child.on("exit", (code, signal) => {
+      for (const s of ["SIGINT", "SIGTERM"]) process.off(s, forward);
+      if (existsSync(resultsFile)) {
+        const r = JSON.parse(readFileSync(resultsFile, "utf8"));
+        const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+        console.log(`e2e (${backend}): ${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
+      }
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+// Every browser test on the dev wallet; then, on a whole run, the job from posting to payout again with
+// LIGHTNING_BACKEND=nwc: a local NWC wallet behind a real relay funds and pays it (issue 15).
+const backend = process.env.E2E_LIGHTNING_BACKEND || "dev";
+let code = await runSuite(backend, extra, results);
+if (extra.length === 0 && backend === "dev" && code === 0) {
+  code = await runSuite("nwc", ["job-to-payout"], path.join(root, "e2e", "artifacts", "results-nwc.json"));
+}
+process.exit(code);

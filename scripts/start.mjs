@@ -5,13 +5,14 @@
 //
 // Options (environment): PORT (8787), STATE_DIR (.wrangler/state), SKIP_BUILD=1 (reuse dist/web),
 // INSPECTOR_PORT (0 = any free port, so several instances never collide),
-// CRON_INTERVAL_SECONDS (60; 0 = no ticker).
+// CRON_INTERVAL_SECONDS (60; 0 = no ticker). LIGHTNING_BACKEND=nwc without NWC_URL starts a local NWC wallet
+// (scripts/local-nostr; LOCAL_RELAY_PORT picks its relay's port).
 import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { WORKER_SETTINGS } from "./worker-settings.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -72,11 +73,20 @@ async function main() {
   for (const name of WORKER_SETTINGS) {
     if (process.env[name] !== undefined && process.env[name] !== "") settings[name] = process.env[name];
   }
+  // LIGHTNING_BACKEND=nwc with no NWC_URL: a whole NWC wallet on this machine (relay, wallet service,
+  // Lightning addresses name@wallet.test), so nothing is paid by the dev wallet's own code path.
+  let localWallet = null;
+  if (backend === "nwc" && !settings.NWC_URL) {
+    localWallet = await startLocalNwcWallet();
+    settings.NWC_URL = localWallet.nwcUrl;
+    settings.LOCAL_WALLET_URL = localWallet.httpUrl;
+    settings.LNURL_OVERRIDES = [settings.LNURL_OVERRIDES, `wallet.test=${localWallet.httpUrl}`].filter(Boolean).join(",");
+  }
   // A local run (worker/deployment.ts): the dev wallet, PIN-only admin sign-in, no HSTS. Only this
   // script says so; a deployed Worker never gets it from wrangler.toml.
   settings.LOCAL_DEV = "1";
   let pinNote = "";
-  if (backend === "dev" && !settings.ADMIN_PIN) {
+  if ((backend === "dev" || localWallet) && !settings.ADMIN_PIN) {
     settings.ADMIN_PIN = String(randomInt(0, 1_000_000)).padStart(6, "0");
     pinNote = " (generated for this run)";
   }
@@ -104,7 +114,13 @@ async function main() {
     banner([
       `Gigstr is running: ${baseUrl}`,
       `Lightning backend: ${backend}${backend === "dev" ? " (simulated wallet; Lightning addresses name@wallet.test are paid in process)" : ""}`,
-      ...(backend === "dev" ? [`Admin PIN: ${settings.ADMIN_PIN}${pinNote}  ->  ${baseUrl}/admin`] : []),
+      ...(localWallet
+        ? [
+            `Local NWC wallet: relay ${localWallet.relayUrl}; Lightning addresses name@wallet.test are received by it`,
+            `NWC_URL=${localWallet.nwcUrl}`,
+          ]
+        : []),
+      ...(backend === "dev" || localWallet ? [`Admin PIN: ${settings.ADMIN_PIN}${pinNote}  ->  ${baseUrl}/admin`] : []),
       `State: ${stateDir}`,
       cronIntervalSeconds > 0 ? `Cron: fired every ${cronIntervalSeconds} s through ${baseUrl}/cdn-cgi/local/scheduled` : "Cron: not fired (CRON_INTERVAL_SECONDS=0)",
       "Stop with Ctrl-C.",
@@ -118,6 +134,32 @@ async function main() {
   const code = await exited;
   if (ticker) clearInterval(ticker);
   process.exit(stopping ? 0 : code);
+}
+
+/**
+ * Starts scripts/local-nostr (a relay from npm, @getalby/sdk's wallet service, a simulated node) in this
+ * process. It is TypeScript: esbuild bundles it next to the local state, importing packages from
+ * node_modules as they are.
+ */
+async function startLocalNwcWallet() {
+  const { build } = await import("esbuild");
+  const outfile = path.join(root, ".wrangler", "local-nostr", "wallet.mjs");
+  await build({
+    entryPoints: [path.join(root, "scripts", "local-nostr", "wallet-service.ts")],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node22",
+    packages: "external",
+    outfile,
+    logLevel: "warning",
+  });
+  const { startLocalWallet } = await import(pathToFileURL(outfile).href);
+  const wallet = await startLocalWallet({
+    relayPort: Number(process.env.LOCAL_RELAY_PORT ?? "0"),
+  });
+  log(`Local NWC wallet ready (relay ${wallet.relayUrl}, LNURL and payer ${wallet.httpUrl})`);
+  return wallet;
 }
 
 /** Runs one step to completion; a failure ends `npm start`. */

@@ -118,6 +118,22 @@ describe("the dev wallet on a deployed Worker", () => {
   });
 });
 
+describe("the Pay with dev wallet button (GET /api/config devWallet)", () => {
+  it("is offered on a local dev run and a local run with a local wallet, never on a deployed Worker", async () => {
+    const devWalletOf = async (over: Partial<typeof env>) => ((await (await api("/api/config", { env: over })).json()) as { devWallet: boolean }).devWallet;
+    expect(await devWalletOf({})).toBe(true);
+    expect(await devWalletOf({ LIGHTNING_BACKEND: "nwc", NWC_URL: "nostr+walletconnect://x", LOCAL_WALLET_URL: "http://127.0.0.1:9" })).toBe(true);
+    expect(await devWalletOf({ LIGHTNING_BACKEND: "nwc", NWC_URL: "nostr+walletconnect://x" })).toBe(false);
+    expect(await devWalletOf({ LIGHTNING_BACKEND: "nwc", LOCAL_WALLET_URL: "http://127.0.0.1:9", LOCAL_DEV: undefined })).toBe(false);
+    expect(await devWalletOf(DEPLOYED_DEV)).toBe(false);
+  });
+
+  it("POST /api/dev/invoices/pay does not exist on a deployed Worker, even with LOCAL_WALLET_URL set", async () => {
+    const res = await api("/api/dev/invoices/pay", { method: "POST", json: { paymentRequest: "lnbcrt1" }, env: { LIGHTNING_BACKEND: "nwc", LOCAL_WALLET_URL: "http://127.0.0.1:9", LOCAL_DEV: undefined } });
+    expect(res.status).toBe(404);
+  });
+});
+
 describe("the dev wallet on a local run (LOCAL_DEV=1)", () => {
   it("posts, pays and funds a job as before", async () => {
     const hirer = await signUp({ lightningAddress: "local-hirer@wallet.test" });

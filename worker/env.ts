@@ -11,6 +11,11 @@ export interface Env {
   RATE_LIMIT_20_PER_MINUTE: RateLimit;
   RATE_LIMIT_5_PER_MINUTE: RateLimit;
   LIGHTNING_BACKEND?: string;
+  /**
+   * A local run's stand-in for a payer's wallet when the backend is a real one (`npm start` with nwc sets it
+   * to its local wallet): POST /api/dev/invoices/pay asks it to pay. Ignored on a deployed Worker.
+   */
+  LOCAL_WALLET_URL?: string;
   LNBITS_URL?: string;
   LNBITS_ADMIN_KEY?: string;
   NWC_URL?: string;

@@ -34,7 +34,8 @@ export default async function setup(project: TestProject) {
   Object.assign(env, {
     PORT: String(port),
     STATE_DIR: stateDir,
-    LIGHTNING_BACKEND: "dev",
+    // dev (the simulated wallet), or nwc: a local NWC wallet through a real relay (scripts/local-nostr).
+    LIGHTNING_BACKEND: process.env.E2E_LIGHTNING_BACKEND || "dev",
     ADMIN_PIN: E2E_ADMIN_PIN,
     CRON_INTERVAL_SECONDS: "60",
   });

@@ -4,10 +4,13 @@
 // invoices and payments in memory. Invoices it issued for a named recipient (`name@wallet.test`) are paid
 // inside it, so payouts settle with real preimages; anything else has no route.
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { NWCWalletService, NWCWalletServiceKeyPair, type Nip47PayResponse, type Nip47Transaction, type NWCWalletServiceResponse } from "@getalby/sdk/nwc";
 import { generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { decodeInvoice, bytesToHex, sha256Hex } from "../../worker/lightning/invoice";
 import { encodeSignedInvoice } from "../../worker/lightning/invoice-encoder";
+import { startRelay } from "./relay";
 
 /** The simulated node's signing key (a fixed test key: these invoices never touch a real network). */
 const NODE_KEY = "6c9a0fa4e0c54e8ad1e3bfa1c71e1f1b4fbd4d2b1a7f3c0a3e5b9d7c1f2e4a68";
@@ -56,15 +59,34 @@ export class SimulatedNode {
 
   constructor(readonly now: () => number = () => Date.now()) {}
 
-  async issue(amountMsat: number, description: string, expirySec: number, recipient: string | null): Promise<NodeInvoice> {
+  /** A new invoice; `description` may be `{ hash }` (LNURL-pay: the hash of the payRequest's metadata). */
+  async issue(amountMsat: number, description: string | { hash: string }, expirySec: number, recipient: string | null): Promise<NodeInvoice> {
     const preimage = randomBytes(32);
     const paymentHash = await sha256Hex(preimage);
     const createdAt = Math.floor(this.now() / 1000);
     const bolt11 = await encodeSignedInvoice(
-      { network: "bcrt", amountMsat, timestamp: createdAt, paymentHash, paymentSecret: bytesToHex(randomBytes(32)), description: description.slice(0, 600), expirySec },
+      {
+        network: "bcrt",
+        amountMsat,
+        timestamp: createdAt,
+        paymentHash,
+        paymentSecret: bytesToHex(randomBytes(32)),
+        ...(typeof description === "string" ? { description: description.slice(0, 600) } : { descriptionHash: description.hash }),
+        expirySec,
+      },
       NODE_KEY,
     );
-    const invoice: NodeInvoice = { paymentHash, bolt11, preimage: bytesToHex(preimage), amountMsat, description, createdAt, expiresAt: createdAt + expirySec, recipient, settledAt: null };
+    const invoice: NodeInvoice = {
+      paymentHash,
+      bolt11,
+      preimage: bytesToHex(preimage),
+      amountMsat,
+      description: typeof description === "string" ? description : "",
+      createdAt,
+      expiresAt: createdAt + expirySec,
+      recipient,
+      settledAt: null,
+    };
     this.invoices.set(paymentHash, invoice);
     return invoice;
   }
@@ -208,4 +230,90 @@ export async function startWalletService(relayUrl: string, node = new SimulatedN
   await service.publishWalletServiceInfoEvent(walletSecret, ["get_info", "make_invoice", "lookup_invoice", "pay_invoice", "list_transactions"], []);
   const nwcUrl = `nostr+walletconnect://${keypair.walletPubkey}?relay=${encodeURIComponent(relayUrl)}&secret=${bytesToHex(clientSecret)}`;
   return { nwcUrl, node, walletPubkey: keypair.walletPubkey, close: () => service.close() };
+}
+
+// ---- The whole local wallet, for `LIGHTNING_BACKEND=nwc npm start` ----------------------------------
+
+/** The Lightning-address domain whose addresses this wallet receives for (`name@wallet.test`). */
+export const LOCAL_WALLET_DOMAIN = "wallet.test";
+const LNURL_MIN_MSAT = 1_000;
+const LNURL_MAX_MSAT = 2_000_000_000;
+
+export interface RunningLocalWallet {
+  relayUrl: string;
+  nwcUrl: string;
+  /** http://127.0.0.1:<port>: LNURL-pay for `name@wallet.test` (through LNURL_OVERRIDES), and POST /pay. */
+  httpUrl: string;
+  node: SimulatedNode;
+  close(): Promise<void>;
+}
+
+const metadataFor = (name: string) => JSON.stringify([["text/plain", `Payment to ${name}@${LOCAL_WALLET_DOMAIN}`], ["text/identifier", `${name}@${LOCAL_WALLET_DOMAIN}`]]);
+
+/**
+ * The relay, the wallet service and a small HTTP server in front of the simulated node: LNURL-pay for
+ * `name@wallet.test` (its payRequest names https://wallet.test callbacks, which LNURL_OVERRIDES sends
+ * here), `POST /pay {paymentRequest}` (an outside payer pays one of the wallet's invoices: the local
+ * stand-in for a hirer's wallet) and `GET /received/<name>`.
+ */
+export async function startLocalWallet(options: { relayPort?: number; httpPort?: number } = {}): Promise<RunningLocalWallet> {
+  const relay = await startRelay(options.relayPort ?? 0);
+  const wallet = await startWalletService(relay.url);
+  const node = wallet.node;
+  const server = createServer(async (req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    try {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const wellKnown = url.pathname.match(/^\/\.well-known\/lnurlp\/([a-z0-9._-]+)$/);
+      const callback = url.pathname.match(/^\/lnurlp\/([a-z0-9._-]+)\/callback$/);
+      if (req.method === "GET" && wellKnown) {
+        const name = wellKnown[1]!;
+        return send(200, { tag: "payRequest", callback: `https://${LOCAL_WALLET_DOMAIN}/lnurlp/${name}/callback`, minSendable: LNURL_MIN_MSAT, maxSendable: LNURL_MAX_MSAT, metadata: metadataFor(name), commentAllowed: 0 });
+      }
+      if (req.method === "GET" && callback) {
+        const name = callback[1]!;
+        const amountMsat = Number(url.searchParams.get("amount"));
+        if (!Number.isSafeInteger(amountMsat) || amountMsat < LNURL_MIN_MSAT || amountMsat > LNURL_MAX_MSAT) return send(400, { status: "ERROR", reason: "amount out of range" });
+        const invoice = await node.issue(amountMsat, { hash: await sha256Hex(metadataFor(name)) }, 600, name);
+        return send(200, { pr: invoice.bolt11, routes: [] });
+      }
+      if (req.method === "POST" && url.pathname === "/pay") {
+        const chunks: Buffer[] = [];
+        for await (const chunk of req) chunks.push(chunk as Buffer);
+        const { paymentRequest } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { paymentRequest?: string };
+        if (!paymentRequest) return send(400, { message: "paymentRequest is required", error: "invalid_request" });
+        try {
+          const alreadyPaid = node.invoices.get(decodeInvoice(paymentRequest).paymentHash)?.settledAt != null;
+          const invoice = node.payFromOutside(paymentRequest);
+          return send(200, { paymentHash: invoice.paymentHash, amount: invoice.amountMsat / 1000, alreadyPaid });
+        } catch (err) {
+          return send(404, { message: err instanceof Error ? err.message : "unknown invoice", error: "unknown_invoice" });
+        }
+      }
+      const received = url.pathname.match(/^\/received\/([a-z0-9._-]+)$/);
+      if (req.method === "GET" && received) return send(200, { sats: node.receivedBy(received[1]!) });
+      send(404, { message: "Not found", error: "not_found" });
+    } catch (err) {
+      send(500, { message: err instanceof Error ? err.message : "error", error: "internal" });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.httpPort ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    relayUrl: relay.url,
+    nwcUrl: wallet.nwcUrl,
+    httpUrl: `http://127.0.0.1:${port}`,
+    node,
+    async close() {
+      wallet.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await relay.close();
+    },
+  };
 }

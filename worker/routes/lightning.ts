@@ -9,6 +9,8 @@ import { DevWalletError } from "../lightning/dev-backend";
 import { lnbitsSignatureValid } from "../lightning/lnbits";
 import { checkInvoice, markInvoicePaid } from "../services/escrow";
 import { depsOf } from "./deps";
+import { isLocalRun } from "../deployment";
+import type { Deps } from "../services/deps";
 import { parseJson } from "./parse";
 
 const DEV_WALLET_STATUS: Record<DevWalletError["code"], 400 | 404 | 409> = {
@@ -25,11 +27,17 @@ const devPayBody = z.object({
   webhook: z.boolean({ error: "webhook must be true or false" }).default(true),
 });
 
-/** POST /api/dev/invoices/pay — the dev wallet pays an invoice (LIGHTNING_BACKEND=dev only). */
+/**
+ * POST /api/dev/invoices/pay — a local run pays an invoice as the payer would: the dev wallet (backend dev),
+ * or the local wallet behind LOCAL_WALLET_URL (a local nwc run), never through our escrow code. Not on a
+ * deployed Worker.
+ */
 export const devWalletRoutes = new Hono<AppEnv>().post("/invoices/pay", async (c) => {
   const deps = depsOf(c);
-  if (!deps.devWallet) throw notFound();
+  const localWallet = isLocalRun(c.env) ? c.env.LOCAL_WALLET_URL : undefined;
+  if (!deps.devWallet && !localWallet) throw notFound();
   const { paymentRequest, webhook } = await parseJson(c, devPayBody);
+  if (!deps.devWallet) return c.json(await payThroughLocalWallet(deps, localWallet!, paymentRequest, webhook));
   try {
     const paid = await deps.devWallet.payDevInvoice(paymentRequest);
     // The dev wallet is its own node: tell escrow at once, as a webhook would (unless asked not to).
@@ -40,6 +48,16 @@ export const devWalletRoutes = new Hono<AppEnv>().post("/invoices/pay", async (c
     throw err;
   }
 });
+
+/** The local wallet pays; then the invoice is looked up at the platform's wallet (as its watcher would). */
+async function payThroughLocalWallet(deps: Deps, walletUrl: string, paymentRequest: string, lookUp: boolean) {
+  const res = await fetch(new URL("/pay", walletUrl), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ paymentRequest }) });
+  const answer = (await res.json()) as { paymentHash?: string; amount?: number; alreadyPaid?: boolean; message?: string; error?: string };
+  if (!res.ok || !answer.paymentHash) throw new AppError(res.status === 404 ? 404 : 400, answer.error ?? "unknown_invoice", answer.message ?? "The local wallet could not pay this invoice");
+  let outcome: Awaited<ReturnType<typeof markInvoicePaid>> | null = null;
+  if (lookUp && (await deps.lightning.lookupInvoice(answer.paymentHash)).status === "paid") outcome = await markInvoicePaid(deps, answer.paymentHash);
+  return { paid: true, paymentHash: answer.paymentHash, amount: answer.amount, alreadyPaid: answer.alreadyPaid ?? false, outcome };
+}
 
 const webhookPayment = z.object({ payment_hash: z.string().optional(), paymentHash: z.string().optional() }).passthrough();
 /**

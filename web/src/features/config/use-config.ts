@@ -5,6 +5,8 @@ import { apiJson } from "../../lib/api";
 export interface AppConfig {
   aliasDomain: string;
   lightningBackend: string;
+  /** POST /api/dev/invoices/pay works here (a local run's simulated payer): the "Pay with dev wallet" button. */
+  devWallet?: boolean;
   platformFeePercent: number;
 }
 

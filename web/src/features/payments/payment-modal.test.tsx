@@ -13,10 +13,10 @@ import { PAID_CLOSE_DELAY_MS, PAYMENT_POLL_MS, PaymentModal } from "./payment-mo
 const INVOICE = "lnbcrt102500n1pj9x7devinvoiceqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq";
 const payment = { gigId: "gig-pay-1", paymentRequest: INVOICE, payment: 10_000, totalCharge: 10_250 };
 
-function renderModal(backend = "lnbits", fundedAfterPolls = 2) {
+function renderModal(backend = "lnbits", fundedAfterPolls = 2, devWallet = backend === "dev") {
   let polls = 0;
   const api = mockApi({
-    "GET /api/config": () => ({ aliasDomain: "gigstr.test", lightningBackend: backend, platformFeePercent: 2.5 }),
+    "GET /api/config": () => ({ aliasDomain: "gigstr.test", lightningBackend: backend, devWallet, platformFeePercent: 2.5 }),
     "GET /api/gigs/gig-pay-1": () => {
       polls += 1;
       const funded = polls >= fundedAfterPolls;
@@ -113,6 +113,13 @@ describe("escrow payment modal", () => {
     const pay = await screen.findByRole("button", { name: "Pay with dev wallet" });
     await userEvent.setup().click(pay);
     expect(api.callsTo("POST", "/api/dev/invoices/pay")[0]!.body).toEqual({ paymentRequest: INVOICE });
+    expect(await screen.findByText("Payment Received!", { selector: "p" })).toBeInTheDocument();
+  });
+
+  it("offers the dev wallet on a local nwc run too (its local wallet pays)", async () => {
+    const { api } = renderModal("nwc", 99, true);
+    await userEvent.setup().click(await screen.findByRole("button", { name: "Pay with dev wallet" }));
+    expect(api.callsTo("POST", "/api/dev/invoices/pay")).toHaveLength(1);
     expect(await screen.findByText("Payment Received!", { selector: "p" })).toBeInTheDocument();
   });
 });

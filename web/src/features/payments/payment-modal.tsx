@@ -183,7 +183,7 @@ export function PaymentModal({
                 Copy Invoice
               </Button>
             </div>
-            {config.data?.lightningBackend === "dev" && (
+            {(config.data?.devWallet ?? config.data?.lightningBackend === "dev") && (
               <Button variant="secondary" onClick={() => devWallet.mutate()} disabled={devWallet.isPending}>
                 <BoltIcon />
                 {devWallet.isPending ? "Paying..." : "Pay with dev wallet"}
