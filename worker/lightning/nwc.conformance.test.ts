@@ -1,6 +1,8 @@
 // Our NWC client (worker/lightning/nwc.ts) against an independent wallet service, through a real relay:
 // @getalby/sdk's NWCWalletService behind @nostr-relay/core, both on 127.0.0.1 (scripts/local-nostr).
 // Runs in Node (the "nwc" test project): the client code is the Worker's own, its WebSocket Node's.
+import { Relay } from "nostr-tools/relay";
+import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRelay, type LocalRelay } from "../../scripts/local-nostr/relay";
 import { startWalletService, type LocalWallet } from "../../scripts/local-nostr/wallet-service";
@@ -97,3 +99,37 @@ for (const encryption of ["nip04", "nip44_v2"] as const) {
     });
   });
 }
+
+describe("NWC through a real relay: answers that are not the wallet's", () => {
+  it("ignores a stranger's forged reply to our payment (signed by another key, sent first) and takes the wallet's", async () => {
+    // A stranger on the same relay watches for requests and answers each at once with "paid" and a made-up preimage.
+    const stranger = await Relay.connect(relay.url);
+    const forger = generateSecretKey();
+    const forged: string[] = [];
+    stranger.subscribe([{ kinds: [23194] }], {
+      onevent: (request) => {
+        const reply = finalizeEvent(
+          {
+            kind: 23195,
+            created_at: request.created_at,
+            tags: [["e", request.id], ["p", request.pubkey]],
+            content: JSON.stringify({ result_type: "pay_invoice", result: { preimage: "00".repeat(32) } }),
+          },
+          forger,
+        );
+        forged.push(reply.id);
+        void stranger.publish(reply);
+      },
+    });
+    try {
+      const backend = client("nip44_v2");
+      const invoice = await payeeInvoice(600, "frank-forged");
+      wallet.node.setScenario(invoice.paymentHash, { kind: "fees", feesMsat: 0 });
+      const paid = await backend.payInvoice(invoice.bolt11, 10);
+      expect(forged.length).toBeGreaterThan(0);
+      expect(paid).toEqual({ status: "succeeded", preimage: invoice.preimage, feeSats: 0 });
+    } finally {
+      stranger.close();
+    }
+  });
+});
