@@ -133,3 +133,20 @@ describe("NWC through a real relay: answers that are not the wallet's", () => {
     }
   });
 });
+
+describe("NWC through a real relay: the encryption the wallet offers", () => {
+  it("speaks NIP-44 v2 to a wallet whose info event offers it, with no setting", async () => {
+    const watcher = await Relay.connect(relay.url);
+    const requestTags: string[][][] = [];
+    watcher.subscribe([{ kinds: [23194] }], { onevent: (request) => void requestTags.push(request.tags) });
+    try {
+      const backend = new NwcBackend({ url: wallet.nwcUrl, transport: relayTransport(), timeoutMs: 5_000 });
+      const created = await backend.createInvoice(1_000, "Gigstr escrow: a sticker", 600);
+      expect(created.bolt11).toMatch(/^lnbcrt/);
+      await expect.poll(() => requestTags.length).toBeGreaterThan(0);
+      expect(requestTags.at(-1)).toContainEqual(["encryption", "nip44_v2"]);
+    } finally {
+      watcher.close();
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent, type Event
 import { describe, expect, it } from "vitest";
 import { LightningError } from "./backend";
 import { bytesToHex } from "./invoice";
-import { NWC_REQUEST_KIND, NWC_RESPONSE_KIND, NwcBackend, NwcTransportError, parseNwcUrl, type NwcEncryption, type NwcTransport } from "./nwc";
+import { NWC_INFO_KIND, NWC_REQUEST_KIND, NWC_RESPONSE_KIND, NwcBackend, NwcTransportError, parseNwcUrl, type NwcEncryption, type NwcTransport } from "./nwc";
 import { strangerInvoice } from "./test-helpers";
 
 type Reply = { result_type?: string; error?: { code: string; message?: string } | null; result?: Record<string, unknown> | null };
@@ -47,7 +47,7 @@ function fakeWallet(behaviour: WalletBehaviour, relays = ["wss://relay.example.c
   };
   const url = `nostr+walletconnect://${walletPubkey}?${relays.map((r) => `relay=${encodeURIComponent(r)}`).join("&")}&secret=${bytesToHex(clientKey)}`;
   const backend = (encryption?: NwcEncryption) => new NwcBackend({ url, transport, encryption });
-  return { backend, requests, walletPubkey, clientPubkey: getPublicKey(clientKey) };
+  return { backend, requests, walletPubkey, clientPubkey: getPublicKey(clientKey), transport, url, walletKey };
 }
 
 describe("NWC_URL", () => {
@@ -87,6 +87,25 @@ describe("NWC requests", () => {
     await wallet.backend("nip44_v2").createInvoice(1, "m", 60);
     expect(wallet.requests[0]!.event.tags).toContainEqual(["encryption", "nip44_v2"]);
     expect(wallet.requests[0]!.event.content).not.toContain("?iv=");
+  });
+
+  it("use what the wallet's info event offers when NWC_URL's owner chose nothing: NIP-44 v2 if offered, else NIP-04", async () => {
+    const inv = await strangerInvoice({ amountMsat: 1_000 });
+    const info = (signer: Uint8Array, encryption: string | null) =>
+      finalizeEvent({ kind: NWC_INFO_KIND, created_at: 1_795_000_000, tags: encryption ? [["encryption", encryption]] : [], content: "get_info make_invoice pay_invoice" }, signer);
+    const cases: [string, (walletKey: Uint8Array) => Event | null, boolean][] = [
+      ["offers both", (k) => info(k, "nip04 nip44_v2"), true],
+      ["offers NIP-04 only", (k) => info(k, "nip04"), false],
+      ["names no encryption", (k) => info(k, null), false],
+      ["has no info event", () => null, false],
+      ["is impersonated by another key", () => info(generateSecretKey(), "nip44_v2"), false],
+    ];
+    for (const [what, infoOf, nip44Expected] of cases) {
+      const wallet = fakeWallet(() => ({ result: { invoice: inv.bolt11 } }));
+      const backend = new NwcBackend({ url: wallet.url, transport: { ...wallet.transport, latest: async () => infoOf(wallet.walletKey) } });
+      await backend.createInvoice(1, "m", 60);
+      expect(wallet.requests[0]!.event.tags.some((t) => t[0] === "encryption" && t[1] === "nip44_v2"), what).toBe(nip44Expected);
+    }
   });
 
   it("refuse an invoice for another amount", async () => {

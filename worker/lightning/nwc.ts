@@ -23,6 +23,8 @@ import { InvalidInvoiceError, decodeInvoice, fitDescription, hexToBytes, sha256H
 
 export const NWC_REQUEST_KIND = 23194;
 export const NWC_RESPONSE_KIND = 23195;
+/** The wallet service's info event (replaceable): the methods it serves, the encryption it speaks. */
+export const NWC_INFO_KIND = 13194;
 
 export interface NwcConnection {
   walletPubkey: string;
@@ -68,11 +70,35 @@ export class NwcTransportError extends Error {
  */
 export interface NwcTransport {
   request(relayUrl: string, event: VerifiedEvent, filter: Filter, timeoutMs: number): Promise<Event>;
+  /** The newest stored event matching `filter` (the wallet's info event), or null; optional for test transports. */
+  latest?(relayUrl: string, filter: Filter, timeoutMs: number): Promise<Event | null>;
 }
 
 /** The real transport: a WebSocket to the relay through nostr-tools' relay client. */
 export function relayTransport(webSocket?: typeof WebSocket): NwcTransport {
   return {
+    async latest(relayUrl, filter, timeoutMs) {
+      const relay = new AbstractRelay(relayUrl, { verifyEvent, websocketImplementation: webSocket ?? globalThis.WebSocket, enablePing: false, enableReconnect: false });
+      await relay.connect({ timeout: Math.min(timeoutMs, 10_000) });
+      try {
+        return await new Promise<Event | null>((resolve) => {
+          let newest: Event | null = null;
+          const timer = setTimeout(() => resolve(newest), timeoutMs);
+          relay.subscribe([filter], {
+            onevent: (event) => {
+              if (!newest || event.created_at > newest.created_at) newest = event;
+            },
+            oneose: () => {
+              clearTimeout(timer);
+              resolve(newest);
+            },
+            eoseTimeout: timeoutMs,
+          });
+        });
+      } finally {
+        relay.close();
+      }
+    },
     async request(relayUrl, event, filter, timeoutMs) {
       let relay: AbstractRelay;
       try {
@@ -110,6 +136,9 @@ export function relayTransport(webSocket?: typeof WebSocket): NwcTransport {
 }
 
 export type NwcEncryption = "nip04" | "nip44_v2";
+
+/** What each wallet's info event offered, per isolate: a backend is made per request, the wallet stays. */
+const ADVERTISED_ENCRYPTION = new Map<string, NwcEncryption>();
 
 export interface NwcOptions {
   /** NWC_URL */
@@ -167,8 +196,34 @@ export class NwcBackend implements LightningBackend {
     this.now = options.now ?? Date.now;
   }
 
-  private encrypt(plaintext: string): string {
-    if (this.options.encryption === "nip44_v2") {
+  /**
+   * The encryption to use: NWC_URL's owner may fix it (options.encryption); else what the wallet advertises in
+   * its info event (kind 13194, `encryption` tag): NIP-44 v2 when offered, else NIP-04 (NIP-47's default, and
+   * what a wallet whose info event names none speaks). Learnt once; a failed look-up is asked again next time.
+   */
+  private async encryptionToUse(): Promise<NwcEncryption> {
+    if (this.options.encryption) return this.options.encryption;
+    const known = ADVERTISED_ENCRYPTION.get(this.connection.walletPubkey);
+    if (known) return known;
+    const transport = this.options.transport;
+    if (!transport.latest) return "nip04";
+    for (const relay of this.connection.relays) {
+      try {
+        const info = await transport.latest(relay, { kinds: [NWC_INFO_KIND], authors: [this.connection.walletPubkey], limit: 1 }, this.options.timeoutMs ?? 15_000);
+        if (!info || info.pubkey !== this.connection.walletPubkey || info.kind !== NWC_INFO_KIND || !verifyEvent(info)) continue;
+        const offered = (info.tags.find((t) => t[0] === "encryption")?.[1] ?? "").split(/\s+/);
+        const chosen: NwcEncryption = offered.includes("nip44_v2") ? "nip44_v2" : "nip04";
+        ADVERTISED_ENCRYPTION.set(this.connection.walletPubkey, chosen);
+        return chosen;
+      } catch {
+        // Try the next relay; without an answer, NIP-04 for now.
+      }
+    }
+    return "nip04";
+  }
+
+  private encrypt(plaintext: string, encryption: NwcEncryption): string {
+    if (encryption === "nip44_v2") {
       return nip44.encrypt(plaintext, nip44.getConversationKey(this.secretKey, this.connection.walletPubkey));
     }
     return nip04.encrypt(this.secretKey, this.connection.walletPubkey, plaintext);
@@ -181,12 +236,12 @@ export class NwcBackend implements LightningBackend {
   }
 
   /** The signed request event for `method`; exposed for tests of the wire format. */
-  buildRequest(method: string, params: Record<string, unknown>, expiresInSec?: number): VerifiedEvent {
+  buildRequest(method: string, params: Record<string, unknown>, expiresInSec?: number, encryption: NwcEncryption = this.options.encryption ?? "nip04"): VerifiedEvent {
     const createdAt = Math.floor(this.now() / 1000);
     const tags = [["p", this.connection.walletPubkey]];
-    if (this.options.encryption === "nip44_v2") tags.push(["encryption", "nip44_v2"]);
+    if (encryption === "nip44_v2") tags.push(["encryption", "nip44_v2"]);
     if (expiresInSec !== undefined) tags.push(["expiration", String(createdAt + expiresInSec)]);
-    return finalizeEvent({ kind: NWC_REQUEST_KIND, created_at: createdAt, tags, content: this.encrypt(JSON.stringify({ method, params })) }, this.secretKey);
+    return finalizeEvent({ kind: NWC_REQUEST_KIND, created_at: createdAt, tags, content: this.encrypt(JSON.stringify({ method, params }), encryption) }, this.secretKey);
   }
 
   /**
@@ -194,7 +249,7 @@ export class NwcBackend implements LightningBackend {
    * or UnverifiedAnswer (something came back that is not a valid answer to this request).
    */
   private async rpc(method: string, params: Record<string, unknown>, timeoutMs: number, expiresInSec?: number): Promise<Answer> {
-    const request = this.buildRequest(method, params, expiresInSec);
+    const request = this.buildRequest(method, params, expiresInSec, await this.encryptionToUse());
     const filter: Filter = { kinds: [NWC_RESPONSE_KIND], authors: [this.connection.walletPubkey], "#e": [request.id], "#p": [this.clientPubkey] };
     let event: Event | undefined;
     for (const [i, relay] of this.connection.relays.entries()) {
