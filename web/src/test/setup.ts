@@ -2,12 +2,14 @@ import "@testing-library/jest-dom/vitest";
 import { cleanup } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
 
-// jsdom does not scroll; the app scrolls to the top on every route change.
-window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+// jsdom does not scroll; the app scrolls to the top on every route change. (A test file may run in Node
+// instead, with `@vitest-environment node`: then there is no window.)
+const inBrowser = typeof window !== "undefined";
+if (inBrowser) window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
-  localStorage.clear();
+  if (inBrowser) localStorage.clear();
 });

@@ -1,9 +1,14 @@
-// The relay module against real relays: small NIP-01 relays started here on 127.0.0.1 (e2e/nostr-relay.ts).
+// @vitest-environment node
+// The relay module against real relays: @nostr-relay/core relays started here on 127.0.0.1
+// (scripts/local-nostr/relay.ts). In Node, not jsdom: the relay is a Node server, and the module under test
+// needs only a WebSocket, which it is given.
 // Sockets come from the `ws` package, as they would from the browser.
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket as NodeWebSocket, WebSocketServer } from "ws";
-import { startRelay, type TestRelay } from "../../../../e2e/nostr-relay";
+import { startRelay, type LocalRelay } from "../../../../scripts/local-nostr/relay";
+
+type TestRelay = Pick<LocalRelay, "url" | "events" | "close">;
 import { fetchLatestProfileEvent, publishEvent, type RelayOptions } from "./relays";
 
 const started: TestRelay[] = [];
