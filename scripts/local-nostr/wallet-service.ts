@@ -8,7 +8,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { NWCWalletService, NWCWalletServiceKeyPair, type Nip47PayResponse, type Nip47Transaction, type NWCWalletServiceResponse } from "@getalby/sdk/nwc";
 import { generateSecretKey, getPublicKey } from "nostr-tools/pure";
-import { decodeInvoice, bytesToHex, sha256Hex } from "../../worker/lightning/invoice";
+import { decodeInvoice, bytesToHex, hexToBytes, sha256Hex } from "../../worker/lightning/invoice";
 import { encodeSignedInvoice } from "../../worker/lightning/invoice-encoder";
 import { startRelay } from "./relay";
 
@@ -200,15 +200,21 @@ function failure(code: string, message: string): NWCWalletServiceResponse<never>
 export interface LocalWallet {
   /** nostr+walletconnect://<wallet pubkey>?relay=<relay>&secret=<client secret> */
   nwcUrl: string;
+  /** The connection's keys (hex): another service started with them answers the same requests. */
+  keys: { walletSecret: string; clientSecret: string };
   node: SimulatedNode;
   walletPubkey: string;
   close(): void;
 }
 
-/** Connects a wallet service for a new NWC connection to `relayUrl`, and publishes its info event. */
-export async function startWalletService(relayUrl: string, node = new SimulatedNode()): Promise<LocalWallet> {
-  const walletSecret = bytesToHex(generateSecretKey());
-  const clientSecret = generateSecretKey();
+/**
+ * Connects a wallet service for a new NWC connection to `relayUrl` (or for the connection `keys`: a second
+ * service answering the same requests, as a wallet running twice would), and publishes its info event.
+ */
+export async function startWalletService(relayUrl: string, node = new SimulatedNode(), keys?: LocalWallet["keys"]): Promise<LocalWallet> {
+  const walletSecret = keys?.walletSecret ?? bytesToHex(generateSecretKey());
+  const clientSecretHex = keys?.clientSecret ?? bytesToHex(generateSecretKey());
+  const clientSecret = hexToBytes(clientSecretHex);
   const keypair = new NWCWalletServiceKeyPair(walletSecret, getPublicKey(clientSecret));
   const service = new NWCWalletService({ relayUrls: [relayUrl] });
   // The service publishes each reply with `Promise.any(pool.publish(...))` and never catches it, so a reply
@@ -234,7 +240,7 @@ export async function startWalletService(relayUrl: string, node = new SimulatedN
   });
   await service.publishWalletServiceInfoEvent(walletSecret, ["get_info", "make_invoice", "lookup_invoice", "pay_invoice", "list_transactions"], []);
   const nwcUrl = `nostr+walletconnect://${keypair.walletPubkey}?relay=${encodeURIComponent(relayUrl)}&secret=${bytesToHex(clientSecret)}`;
-  return { nwcUrl, node, walletPubkey: keypair.walletPubkey, close: () => service.close() };
+  return { nwcUrl, keys: { walletSecret, clientSecret: clientSecretHex }, node, walletPubkey: keypair.walletPubkey, close: () => service.close() };
 }
 
 // ---- The whole local wallet, for `LIGHTNING_BACKEND=nwc npm start` ----------------------------------

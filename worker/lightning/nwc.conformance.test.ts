@@ -134,6 +134,36 @@ describe("NWC through a real relay: answers that are not the wallet's", () => {
   });
 });
 
+describe("NWC through a real relay: the wallet check and a wallet that answers twice", () => {
+  it("get_info: the connection may pay (Money Health's wallet check)", async () => {
+    expect(await client("nip04").checkWallet()).toMatchObject({ ok: true });
+  });
+
+  it("two replies to one request (the same wallet running twice): paid once, the first reply taken", async () => {
+    const twin = await startWalletService(relay.url, wallet.node, wallet.keys);
+    const watcher = await Relay.connect(relay.url);
+    const replies = new Map<string, number>();
+    watcher.subscribe([{ kinds: [23195], authors: [wallet.walletPubkey] }], {
+      onevent: (reply) => {
+        const to = reply.tags.find((t) => t[0] === "e")?.[1] ?? "";
+        replies.set(to, (replies.get(to) ?? 0) + 1);
+      },
+    });
+    try {
+      const backend = client("nip44_v2");
+      const invoice = await payeeInvoice(400, "gina-twice");
+      const paid = await backend.payInvoice(invoice.bolt11, 10);
+      await expect.poll(() => Math.max(0, ...replies.values())).toBe(2);
+      expect(paid).toMatchObject({ status: "succeeded", preimage: invoice.preimage });
+      expect(wallet.node.receivedBy("gina-twice")).toBe(400);
+      expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "succeeded" });
+    } finally {
+      watcher.close();
+      twin.close();
+    }
+  });
+});
+
 describe("NWC through a real relay: the encryption the wallet offers", () => {
   it("speaks NIP-44 v2 to a wallet whose info event offers it, with no setting", async () => {
     const watcher = await Relay.connect(relay.url);

@@ -108,6 +108,15 @@ describe("NWC requests", () => {
     }
   });
 
+  it("check the wallet with get_info: a connection without pay_invoice cannot pay, and Money Health says so", async () => {
+    const readOnly = fakeWallet(() => ({ result: { alias: "Hub", methods: ["get_info", "make_invoice", "lookup_invoice"] } }));
+    expect(await readOnly.backend().checkWallet()).toMatchObject({ ok: false, problem: expect.stringMatching(/may not pay.*without pay_invoice/) });
+    const payer = fakeWallet((method) => (method === "get_balance" ? { result: { balance: 21_000_000 } } : { result: { methods: ["get_info", "pay_invoice", "get_balance"] } }));
+    expect(await payer.backend().checkWallet()).toMatchObject({ ok: true, balanceSats: 21_000 });
+    const silent = fakeWallet(() => "silence");
+    expect(await silent.backend().checkWallet()).toMatchObject({ ok: false, problem: expect.stringMatching(/did not answer get_info/) });
+  });
+
   it("refuse an invoice for another amount", async () => {
     const inv = await strangerInvoice({ amountMsat: 2_000 });
     const wallet = fakeWallet(() => ({ result: { invoice: inv.bolt11 } }));

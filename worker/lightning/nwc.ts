@@ -18,7 +18,7 @@ import * as nip04 from "nostr-tools/nip04";
 import * as nip44 from "nostr-tools/nip44";
 import { finalizeEvent, getPublicKey, verifyEvent, type Event, type VerifiedEvent } from "nostr-tools/pure";
 import { z } from "zod";
-import { INVOICE_EXPIRY_GRACE_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult } from "./backend";
+import { INVOICE_EXPIRY_GRACE_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult, type WalletCheck } from "./backend";
 import { InvalidInvoiceError, decodeInvoice, fitDescription, hexToBytes, sha256Hex, invoiceToPay } from "./invoice";
 
 export const NWC_REQUEST_KIND = 23194;
@@ -136,6 +136,10 @@ export function relayTransport(webSocket?: typeof WebSocket): NwcTransport {
 }
 
 export type NwcEncryption = "nip04" | "nip44_v2";
+
+const WALLET_CHECK_TTL_MS = 5 * 60_000;
+/** Each wallet's last check, per isolate (checkWallet). */
+const WALLET_CHECKS = new Map<string, WalletCheck>();
 
 /** What each wallet's info event offered, per isolate: a backend is made per request, the wallet stays. */
 const ADVERTISED_ENCRYPTION = new Map<string, NwcEncryption>();
@@ -346,6 +350,37 @@ export class NwcBackend implements LightningBackend {
       return { status: "unknown", reason: "the wallet reported success without a valid preimage" };
     }
     return { status: "succeeded", preimage: paid.data.preimage.toLowerCase(), feeSats: paid.data.fees_paid === undefined ? 0 : msatToSats(paid.data.fees_paid) };
+  }
+
+  /**
+   * Money Health's wallet check: get_info, and whether the connection may pay (`pay_invoice` among its
+   * methods); get_balance when offered. Remembered for 5 minutes per wallet and isolate, failures not.
+   */
+  async checkWallet(): Promise<WalletCheck> {
+    const known = WALLET_CHECKS.get(this.connection.walletPubkey);
+    if (known && this.now() - Date.parse(known.checkedAt) < WALLET_CHECK_TTL_MS) return known;
+    const checkedAt = new Date(this.now()).toISOString();
+    let info: Record<string, unknown>;
+    try {
+      info = await this.query("get_info", {});
+    } catch (err) {
+      return { ok: false, checkedAt, problem: `The NWC wallet did not answer get_info: ${err instanceof Error ? err.message : "no answer"}` };
+    }
+    const methods = Array.isArray(info.methods) ? info.methods.filter((m): m is string => typeof m === "string") : [];
+    const check: WalletCheck = methods.includes("pay_invoice")
+      ? { ok: true, checkedAt }
+      : { ok: false, checkedAt, problem: `This NWC connection may not pay: its methods are ${methods.join(", ") || "none"}, without pay_invoice. Make a connection that may pay and set NWC_URL to it.` };
+    if (check.ok && methods.includes("get_balance")) {
+      try {
+        const balance = await this.query("get_balance", {});
+        if (typeof balance.balance === "number") check.balanceSats = msatToSats(balance.balance);
+      } catch {
+        // The balance is only shown; the check stands without it.
+      }
+    }
+    if (!check.ok) console.error(`NWC wallet check failed: ${check.problem}`);
+    WALLET_CHECKS.set(this.connection.walletPubkey, check);
+    return check;
   }
 
   async lookupPayment(paymentHash: string): Promise<PaymentLookup> {
