@@ -2,7 +2,8 @@
 // @getalby/sdk's NWCWalletService behind @nostr-relay/core, both on 127.0.0.1 (scripts/local-nostr).
 // Runs in Node (the "nwc" test project): the client code is the Worker's own, its WebSocket Node's.
 import { Relay } from "nostr-tools/relay";
-import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
+import * as nip44 from "nostr-tools/nip44";
+import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRelay, type LocalRelay } from "../../scripts/local-nostr/relay";
 import { startWalletService, type LocalWallet } from "../../scripts/local-nostr/wallet-service";
@@ -118,7 +119,7 @@ describe("NWC through a real relay: answers that are not the wallet's", () => {
           forger,
         );
         forged.push(reply.id);
-        void stranger.publish(reply);
+        stranger.publish(reply).catch(() => undefined);
       },
     });
     try {
@@ -161,6 +162,60 @@ describe("NWC through a real relay: the wallet check and a wallet that answers t
       watcher.close();
       twin.close();
     }
+  });
+});
+
+describe("NWC through a real relay: odd replies signed with the wallet's own key", () => {
+  /** Watches requests on the relay and answers each, first, with `reply(request)` signed as the wallet. */
+  async function walletImpostor(reply: (request: { id: string; pubkey: string; created_at: number }) => { tags: string[][]; content: string }) {
+    const watcher = await Relay.connect(relay.url);
+    let sent = 0;
+    watcher.subscribe([{ kinds: [23194] }], {
+      onevent: (request) => {
+        const { tags, content } = reply(request);
+        sent += 1;
+        // Closed with the test: a reply still waiting for its OK then is of no interest.
+        watcher.publish(finalizeEvent({ kind: 23195, created_at: request.created_at, tags, content }, hexToBytes(wallet.keys.walletSecret))).catch(() => undefined);
+      },
+    });
+    return { sent: () => sent, close: () => watcher.close() };
+  }
+
+  it("a reply to a request we never sent never reaches us: the real reply is taken", async () => {
+    const impostor = await walletImpostor((request) => ({
+      tags: [["e", "ab".repeat(32)], ["p", request.pubkey]],
+      content: nip44.encrypt(JSON.stringify({ result_type: "pay_invoice", result: { preimage: "00".repeat(32) } }), nip44.getConversationKey(hexToBytes(wallet.keys.walletSecret), request.pubkey)),
+    }));
+    try {
+      const invoice = await payeeInvoice(300, "hal-never-sent");
+      expect(await client("nip44_v2").payInvoice(invoice.bolt11, 10)).toEqual({ status: "succeeded", preimage: invoice.preimage, feeSats: 0 });
+      expect(impostor.sent()).toBeGreaterThan(0);
+    } finally {
+      impostor.close();
+    }
+  });
+
+  it("a reply encrypted for another key is not read as an answer: the payment is unknown, and its look-up finds it paid", async () => {
+    const impostor = await walletImpostor((request) => ({
+      tags: [["e", request.id], ["p", request.pubkey]],
+      content: nip44.encrypt(
+        JSON.stringify({ result_type: "pay_invoice", result: { preimage: "00".repeat(32) } }),
+        nip44.getConversationKey(hexToBytes(wallet.keys.walletSecret), getPublicKey(generateSecretKey())),
+      ),
+    }));
+    const invoice = await payeeInvoice(350, "ivy-other-key");
+    // The wallet holds the payment, so the unreadable reply surely comes first.
+    wallet.node.setScenario(invoice.paymentHash, { kind: "hold" });
+    const backend = client("nip44_v2", { payTimeoutMs: 3_000 });
+    try {
+      expect(await backend.payInvoice(invoice.bolt11, 10)).toMatchObject({ status: "unknown" });
+      expect(impostor.sent()).toBeGreaterThan(0);
+    } finally {
+      impostor.close();
+    }
+    wallet.node.release(invoice.paymentHash);
+    await expect.poll(() => backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "succeeded", preimage: invoice.preimage });
+    expect(wallet.node.receivedBy("ivy-other-key")).toBe(350);
   });
 });
 
