@@ -54,6 +54,8 @@ export class SimulatedNode {
   readonly payments = new Map<string, NodePayment>();
   private readonly scenarios = new Map<string, PaymentScenario>();
   private readonly held = new Map<string, () => void>();
+  /** Payments lookup_invoice answers NOT_FOUND for, though list_transactions lists them (some wallets). */
+  readonly listedOnly = new Set<string>();
   /** Scenario for the next payments of any hash (a test that does not know the hash in advance). */
   nextPaymentScenario: PaymentScenario | null = null;
 
@@ -232,11 +234,15 @@ export async function startWalletService(relayUrl: string, node = new SimulatedN
     },
     lookupInvoice: async (request) => {
       const hash = request.payment_hash ?? (request.invoice ? decodeInvoice(request.invoice).paymentHash : "");
-      const found = node.lookup(hash);
+      const found = node.listedOnly.has(hash) ? null : node.lookup(hash);
       return found ? ok(found) : failure("NOT_FOUND", "no invoice or payment with this hash");
     },
     payInvoice: async (request) => node.pay(request.invoice),
-    listTransactions: async () => ok({ transactions: [...node.invoices.keys(), ...node.payments.keys()].map((h) => node.lookup(h)).filter((t): t is Nip47Transaction => t !== null), total_count: 0 }),
+    listTransactions: async (request) => {
+      const hashes = request.type === "incoming" ? [...node.invoices.keys()] : request.type === "outgoing" ? [...node.payments.keys()] : [...node.invoices.keys(), ...node.payments.keys()];
+      const transactions = hashes.map((h) => node.lookup(h)).filter((t): t is Nip47Transaction => t !== null && (!request.type || t.type === request.type));
+      return ok({ transactions: transactions.slice(0, request.limit ?? transactions.length), total_count: transactions.length });
+    },
   });
   await service.publishWalletServiceInfoEvent(walletSecret, ["get_info", "make_invoice", "lookup_invoice", "pay_invoice", "list_transactions"], []);
   const nwcUrl = `nostr+walletconnect://${keypair.walletPubkey}?relay=${encodeURIComponent(relayUrl)}&secret=${bytesToHex(clientSecret)}`;

@@ -65,6 +65,14 @@ for (const encryption of ["nip04", "nip44_v2"] as const) {
       expect(wallet.node.receivedBy(payee("bob"))).toBe(0);
     });
 
+    it("list_transactions: a payment lookup_invoice does not find but the wallet lists as failed is failed", async () => {
+      const backend = client(encryption);
+      const invoice = await payeeInvoice(200, payee("lena"));
+      wallet.node.listedOnly.add(invoice.paymentHash);
+      wallet.node.payments.set(invoice.paymentHash, { paymentHash: invoice.paymentHash, bolt11: invoice.bolt11, amountMsat: 200_000, feesMsat: 0, preimage: null, state: "failed", createdAt: 1, settledAt: null });
+      expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "failed" });
+    });
+
     it("a payment that times out and then succeeds is found settled by its look-up", async () => {
       const backend = client(encryption, { payTimeoutMs: 800 });
       const invoice = await payeeInvoice(700, payee("carol"));

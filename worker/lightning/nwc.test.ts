@@ -218,6 +218,27 @@ describe("NWC payments", () => {
     expect((await backend.lookupPayment("broken")).status).toBe("unknown");
   });
 
+  it("not found by lookup_invoice, are read from the wallet's list of outgoing payments (list_transactions)", async () => {
+    const settled = await strangerInvoice({ amountMsat: 1_000 });
+    const listed = [
+      { type: "outgoing", state: "failed", payment_hash: "f".repeat(64) },
+      { type: "outgoing", state: "settled", payment_hash: settled.paymentHash, preimage: settled.preimage, fees_paid: 2_000 },
+      { type: "incoming", state: "settled", payment_hash: "e".repeat(64) },
+    ];
+    const wallet = fakeWallet((method, params) => {
+      if (method === "lookup_invoice") return { error: { code: "NOT_FOUND" } };
+      expect(params).toEqual({ type: "outgoing", limit: 100 });
+      return { result: { transactions: listed } };
+    });
+    const backend = wallet.backend();
+    expect(await backend.lookupPayment("f".repeat(64))).toMatchObject({ status: "failed" });
+    expect(await backend.lookupPayment(settled.paymentHash)).toEqual({ status: "succeeded", preimage: settled.preimage, feeSats: 2 });
+    // An incoming invoice with the hash, or no entry at all: still not found, never failed.
+    expect(await backend.lookupPayment("e".repeat(64))).toMatchObject({ status: "unknown", notFound: true });
+    expect(await backend.lookupPayment("d".repeat(64))).toMatchObject({ status: "unknown", notFound: true });
+    expect(wallet.requests.map((r) => r.method)).toContain("list_transactions");
+  });
+
   it("go to the next relay only when the first surely did not take the request", async () => {
     const inv = await strangerInvoice({ amountMsat: 1_000 });
     const relays = ["wss://one.example.com", "wss://two.example.com"];

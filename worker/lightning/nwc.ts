@@ -391,13 +391,39 @@ export class NwcBackend implements LightningBackend {
       return { status: "unknown", reason: err instanceof Error ? err.message : "no answer from the wallet" };
     }
     if (!answer.ok) {
-      return answer.code === "NOT_FOUND"
-        ? { status: "unknown", reason: "the wallet has no payment with this hash", notFound: true }
-        : { status: "unknown", reason: `${answer.code}${answer.message ? `: ${answer.message}` : ""}` };
+      if (answer.code === "NOT_FOUND") return this.listedPayment(paymentHash);
+      return { status: "unknown", reason: `${answer.code}${answer.message ? `: ${answer.message}` : ""}` };
     }
     const parsed = transactionSchema.safeParse(answer.result);
     if (!parsed.success) return { status: "unknown", reason: "unreadable answer" };
-    const tx = parsed.data;
+    return this.outcomeOf(parsed.data, paymentHash);
+  }
+
+  /**
+   * lookup_invoice did not find the payment: some wallets only list outgoing payments. The wallet's list of
+   * recent outgoing payments (list_transactions) is read, and a payment it lists counts as the wallet's word;
+   * one it does not list stays "not found" (never failed: it may still be in flight).
+   */
+  private async listedPayment(paymentHash: string): Promise<PaymentLookup> {
+    const notFound: PaymentLookup = { status: "unknown", reason: "the wallet has no payment with this hash", notFound: true };
+    let answer: Answer;
+    try {
+      answer = await this.rpc("list_transactions", { type: "outgoing", limit: 100 }, this.options.timeoutMs ?? 15_000);
+    } catch {
+      return notFound;
+    }
+    if (!answer.ok) return notFound;
+    const list = z.object({ transactions: z.array(z.unknown()) }).safeParse(answer.result);
+    if (!list.success) return notFound;
+    for (const item of list.data.transactions) {
+      const tx = transactionSchema.safeParse(item);
+      if (tx.success && tx.data.payment_hash?.toLowerCase() === paymentHash && tx.data.type !== "incoming") return this.outcomeOf(tx.data, paymentHash);
+    }
+    return notFound;
+  }
+
+  /** What one outgoing transaction of the wallet says about our payment. */
+  private async outcomeOf(tx: z.infer<typeof transactionSchema>, paymentHash: string): Promise<PaymentLookup> {
     if (tx.type === "incoming") return { status: "unknown", reason: "the wallet knows this hash as an incoming invoice, not a payment" };
     if (tx.state === "failed") return { status: "failed", reason: "the wallet says the payment failed" };
     if (tx.state === "settled" || (tx.state === undefined && tx.settled_at)) {
