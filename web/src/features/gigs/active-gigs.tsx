@@ -10,7 +10,7 @@ import { formatSats, timeAgo } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
 import { mainTabHref } from "../layout/main-tab";
 import { GigCard, GigCardSkeleton } from "./gig-card";
-import { useGigDialogs } from "./gig-dialogs";
+import { useGigDialogs } from "./gig-dialogs-context";
 import { canOpenChat, gigPermissions } from "./gig-roles";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import { useMyGigs } from "./use-gigs";

@@ -21,7 +21,7 @@ import {
   type BudgetBand,
 } from "./browse-query";
 import { GigCard, GigCardSkeleton } from "./gig-card";
-import { useGigDialogs } from "./gig-dialogs";
+import { useGigDialogs } from "./gig-dialogs-context";
 import { useBrowseGigs } from "./use-gigs";
 
 export const SEARCH_DEBOUNCE_MS = 300;

@@ -14,7 +14,7 @@ import { useAuth } from "../auth/auth-context";
 import { useLoginDialog } from "../auth/login-dialog-context";
 import { FilePicker } from "../files/file-picker";
 import { downloadReceipt, gigApi, useGigMutation } from "./gig-api";
-import { useGigDialogs } from "./gig-dialogs";
+import { useGigDialogs } from "./gig-dialogs-context";
 import { canOpenChat, gigPermissions } from "./gig-roles";
 import { InterestReviewPanel, MyInterestPanel } from "./interest-panels";
 import { isLightningAddressRequired, useLightningAddressRequired } from "./lightning-address-required";

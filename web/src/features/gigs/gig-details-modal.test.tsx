@@ -7,7 +7,8 @@ import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
 import { makeGig, makeInterest } from "./gig-factories";
-import { GigDialogsProvider, useGigDialogs } from "./gig-dialogs";
+import { GigDialogsProvider } from "./gig-dialogs";
+import { useGigDialogs } from "./gig-dialogs-context";
 import type { Gig, InterestMessage } from "./types";
 import { gigKeys } from "./use-gigs";
 

@@ -2,7 +2,8 @@
 // useGigDialogs(). Which gig's details or chat is open *is* the gig intent (useGigIntent), so a deep link
 // (/?tab=active&gigId=…[&openChat=true]) and a click on a card open the same modal, and closing it clears
 // the intent. Every modal's code loads on first use, keeping it off the first page.
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from "react";
+import { GigDialogsContext } from "./gig-dialogs-context";
 import { useGigIntent } from "./gig-intent";
 import { GigChatSlot } from "./gig-chat-slot";
 import type { PaymentRequestInfo } from "../payments/payment-types";
@@ -10,16 +11,6 @@ import type { PaymentRequestInfo } from "../payments/payment-types";
 const GigDetailsModal = lazy(() => import("./gig-details-modal").then((m) => ({ default: m.GigDetailsModal })));
 const ManageGigModal = lazy(() => import("./manage-gig-modal").then((m) => ({ default: m.ManageGigModal })));
 const PaymentModal = lazy(() => import("../payments/payment-modal").then((m) => ({ default: m.PaymentModal })));
-
-export interface GigDialogsApi {
-  openDetails: (gigId: string) => void;
-  openChat: (gigId: string) => void;
-  openManage: (gigId: string) => void;
-  /** The escrow funding modal for an invoice (after posting a job, hiring a service, or from the details). */
-  openPayment: (payment: PaymentRequestInfo) => void;
-}
-
-const GigDialogsContext = createContext<GigDialogsApi | null>(null);
 
 export function GigDialogsProvider({ children }: { children: ReactNode }) {
   const { intent, openGig, clearIntent } = useGigIntent();
@@ -97,10 +88,4 @@ export function GigDialogsProvider({ children }: { children: ReactNode }) {
       </Suspense>
     </GigDialogsContext.Provider>
   );
-}
-
-export function useGigDialogs(): GigDialogsApi {
-  const api = useContext(GigDialogsContext);
-  if (!api) throw new Error("useGigDialogs must be used within GigDialogsProvider");
-  return api;
 }

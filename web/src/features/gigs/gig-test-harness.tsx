@@ -6,7 +6,8 @@ import { useEffect } from "react";
 import { makeUser } from "../../test/factories";
 import { mockApi } from "../../test/mock-api";
 import { renderWithApp } from "../../test/render";
-import { GigDialogsProvider, useGigDialogs } from "./gig-dialogs";
+import { GigDialogsProvider } from "./gig-dialogs";
+import { useGigDialogs } from "./gig-dialogs-context";
 import type { Gig } from "./types";
 
 function Open({ gigId, manage }: { gigId: string; manage: boolean }) {

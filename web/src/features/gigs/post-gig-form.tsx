@@ -19,7 +19,7 @@ import { useAuth } from "../auth/auth-context";
 import { mainTabHref } from "../layout/main-tab";
 import { useSettingsDialog } from "../profile/settings-context";
 import { gigApi, useGigMutation } from "./gig-api";
-import { useGigDialogs } from "./gig-dialogs";
+import { useGigDialogs } from "./gig-dialogs-context";
 import { isLightningAddressRequired, useLightningAddressRequired } from "./lightning-address-required";
 
 type Field = "gigType" | "title" | "description" | "category" | "payment" | "timeframe";

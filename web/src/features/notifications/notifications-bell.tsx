@@ -1,38 +1,10 @@
 // The top bar's notifications bell (SPEC.md §2 Notifications dropdown), for signed-in members. The unread
 // badge shows at once; the dropdown's code (and its menu primitives) loads in its own chunk.
 import { lazy, Suspense } from "react";
-import { BellIcon } from "../../components/ui/icons";
-import { unreadBadge } from "../../../../domain/format";
+import { BellFace, bellButtonClasses, bellLabel } from "./bell-face";
 import { useUnreadCount } from "./use-notifications";
 
 const NotificationsMenu = lazy(() => import("./notifications-menu").then((m) => ({ default: m.NotificationsMenu })));
-
-export function bellLabel(count: number): string {
-  // The name contains the badge's visible text (WCAG 2.5.3, label in name): "9+" above 9. Not in
-  // parentheses: checkers (axe) read a parenthetical as an aside, not as part of the name.
-  return count > 0 ? `Notifications, ${unreadBadge(count)} unread` : "Notifications";
-}
-
-export function BellFace({ count }: { count: number }) {
-  const badge = unreadBadge(count);
-  return (
-    <>
-      <BellIcon size={20} />
-      {badge && (
-        <span
-          aria-hidden="true"
-          data-testid="unread-badge"
-          className="absolute -top-0.5 -right-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-[10px] leading-none font-bold text-white ring-2 ring-white"
-        >
-          {badge}
-        </span>
-      )}
-    </>
-  );
-}
-
-export const bellButtonClasses =
-  "relative inline-flex h-10 w-10 cursor-pointer items-center justify-center rounded-full text-stone-600 hover:bg-stone-100 hover:text-stone-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 data-[state=open]:bg-stone-100";
 
 export function NotificationsBell() {
   const count = useUnreadCount().data ?? 0;

@@ -15,7 +15,7 @@ import { BellIcon, CheckIcon } from "../../components/ui/icons";
 import { Skeleton } from "../../components/ui/skeleton";
 import { cn } from "../../lib/cn";
 import { timeAgo } from "../../lib/format";
-import { BellFace, bellButtonClasses, bellLabel } from "./notifications-bell";
+import { BellFace, bellButtonClasses, bellLabel } from "./bell-face";
 import { notificationHref, useMarkRead, useNotifications, type AppNotification } from "./use-notifications";
 
 export function NotificationsMenu({ count }: { count: number }) {
