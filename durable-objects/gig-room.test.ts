@@ -11,6 +11,7 @@ import { adminSignIn } from "../worker/test/admin";
 import { anotherSession, joinedSocket, openSocket, type TestSocket } from "../worker/test/sockets";
 import { uploadFile } from "../worker/test/uploads";
 import { CHAT_MESSAGES_PER_SOCKET } from "../worker/rate-limits";
+import { statement, watchedD1 } from "../worker/db/test-statements";
 
 /**
  * Moves the clock past the minute after which the room re-checks a listener's session. The room runs in this
@@ -28,18 +29,7 @@ async function roomSql(gigId: string): Promise<string[]> {
   await runInDurableObject(env.GIG_ROOM.get(env.GIG_ROOM.idFromName(gigId)), (room) => {
     const holder = room as unknown as { env: typeof env };
     const d1 = holder.env.DB;
-    const counted = new Proxy(d1, {
-      get(target, prop) {
-        if (prop === "prepare") {
-          return (sql: string) => {
-            statements.push(sql);
-            return target.prepare(sql);
-          };
-        }
-        const value = Reflect.get(target, prop);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const counted = watchedD1(d1, { sql: (sql) => statements.push(sql) });
     holder.env = { ...holder.env, DB: counted };
   });
   return statements;
@@ -208,7 +198,7 @@ describe("chat messages", () => {
   it("closes a socket whose session has ended", async () => {
     const { hirer, gigId } = await claimedJob();
     const socket = await joinedSocket(gigId, hirer);
-    await endSession(openDb(env.DB), hirer.token);
+    await endSession({ db: openDb(env.DB) }, hirer.token);
     expect(await socket.ask({ type: "chat_message", gigId, message: "still here?" })).toMatchObject({ type: "error", message: expect.stringMatching(/session has ended/) });
     expect((await socket.waitForClose()).code).toBe(1008);
     // history is only for members with a session now; the worker sees nothing new
@@ -314,7 +304,7 @@ describe("the admin in the room", () => {
     expect((await admin.next()).message).toMatchObject({ senderId: hirer.id, message: "Hello admin" });
     await hirerSocket.next();
 
-    await signOutAdmin(env.DB, adminToken);
+    await signOutAdmin({ db: openDb(env.DB) }, adminToken);
     expect(await admin.ask({ type: "chat_message", gigId, message: "still admin?" })).toMatchObject({ type: "error", message: expect.stringMatching(/session has ended/) });
     expect((await admin.waitForClose()).code).toBe(1008);
     expect((await history(gigId, hirer.token)).map((m) => m.message)).toEqual(["Admin here.", "Hello admin"]);
@@ -362,12 +352,12 @@ describe("listeners re-checked after a quiet minute", () => {
     expect(await admin.ask({ type: "join_gig", gigId })).toEqual({ type: "join_success", gigId });
 
     // Within the minute, a session that ended is not looked up again: its sockets still listen.
-    await endSession(openDb(env.DB), laptop.token);
+    await endSession({ db: openDb(env.DB) }, laptop.token);
     sender.send({ type: "chat_message", gigId, message: "before the minute" });
     await allReceive([sender, ...stays, ...ending, admin], "before the minute");
 
     aMinuteLater();
-    await signOutAdmin(env.DB, adminToken);
+    await signOutAdmin({ db: openDb(env.DB) }, adminToken);
     sender.send({ type: "chat_message", gigId, message: "after the minute" });
     await allReceive([sender, ...stays], "after the minute");
     for (const socket of [...ending, admin]) {
@@ -409,7 +399,7 @@ describe("listeners re-checked after a quiet minute", () => {
 
     // One session's many sockets all end together.
     aMinuteLater();
-    await endSession(openDb(env.DB), worker.token);
+    await endSession({ db: openDb(env.DB) }, worker.token);
     sender.send({ type: "chat_message", gigId, message: "once more" });
     const workers = [listeners[2]!, listeners[3]!, listeners[4]!, listeners[7]!];
     await allReceive([sender, ...listeners.filter((l) => !workers.includes(l))], "once more");
@@ -429,7 +419,7 @@ describe("listeners re-checked after a quiet minute", () => {
 
     // The gig's worker is someone else now: the next message skips the old worker's socket.
     const replacement = await signUp();
-    await env.DB.prepare("UPDATE gigs SET worker_id = ? WHERE id = ?").bind(replacement.id, gigId).run();
+    await statement("UPDATE gigs SET worker_id = ? WHERE id = ?", replacement.id, gigId).run();
     sender.send({ type: "chat_message", gigId, message: "only for the parties" });
     await allReceive([sender, hirerTab], "only for the parties");
     // Its next frame is the answer to its own message, not the broadcast: it left the room.
@@ -438,7 +428,7 @@ describe("listeners re-checked after a quiet minute", () => {
 
     // An account deleted while its session row is still there: the first message after the minute closes it.
     aMinuteLater();
-    await env.DB.prepare("UPDATE users SET deleted_at = ? WHERE id = ?").bind(new Date().toISOString(), hirer.id).run();
+    await statement("UPDATE users SET deleted_at = ? WHERE id = ?", new Date().toISOString(), hirer.id).run();
     const other = await joinedSocket(gigId, replacement);
     other.send({ type: "chat_message", gigId, message: "anyone?" });
     expect((await other.next()).message).toMatchObject({ message: "anyone?" });

@@ -1,27 +1,28 @@
-// GigRoom: one per gig. Holds the gig's chat sockets (hibernation API, DESIGN.md §7) and watches the
-// gig's open funding invoice with alarms, which re-arm only while an invoice is still pending.
+// GigRoom: one per gig. Holds the gig's chat sockets (hibernation API, DESIGN.md §7): it parses frames, keeps
+// who each socket is, and broadcasts; every check and every write is one call to the chat service. It also
+// wakes the gig's funding-invoice check with alarms, which re-arm only while an invoice is still pending.
 import { DurableObject } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { z } from "zod";
-import {
-  chatMessageText,
-  clientFrameSchema,
-  frameJson,
-  type ChatMessageView,
-  type ClientFrame,
-  type ServerFrame,
-} from "../domain/chat-protocol";
+import { clientFrameSchema, frameJson, type ChatMessageView, type ClientFrame, type ServerFrame } from "../domain/chat-protocol";
 import { isParty } from "../domain/gig";
-import type { Env } from "../worker/env";
+import type { Env, GigRoomApi } from "../worker/env";
 import { makeDeps } from "../worker/composition";
-import { gigs, invoices } from "../worker/db/schema";
 import { AppError } from "../worker/errors";
 import { CHAT_RATE_LIMITED_MESSAGE, countChatMessage } from "../worker/rate-limits";
-import { memberForToken } from "../worker/services/auth";
-import { chatCredentialKey, chatSendersFor, isChatAdminToken, mayChat, storeChatMessage, type ChatCredential, type ChatSender } from "../worker/services/chat";
-import { checkInvoice, expireInvoice } from "../worker/services/escrow";
+import {
+  chatAudience,
+  chatCredentialKey,
+  joinChat,
+  mayChat,
+  sendChatMessage,
+  signInToChat,
+  type ChatCredential,
+  type ChatGig,
+  type ChatOutcome,
+  type SessionCheck,
+} from "../worker/services/chat";
+import { checkFunding } from "../worker/services/escrow";
 import type { Deps } from "../worker/services/deps";
-import type { GigRow } from "../worker/services/gig-views";
 
 /** Poll quickly at first (a payer is usually at the screen), then back off. */
 export function nextCheckDelayMs(watchingSinceMs: number, nowMs: number): number {
@@ -69,12 +70,6 @@ function socketStateOf(raw: unknown): SocketState | null {
   return { gigId, credential, joined, checkedAt, sent: counted };
 }
 
-/** Sessions checked together, at `at`: each credential's key with who it stands for now (null: ended). */
-interface Checked {
-  at: number;
-  senders: Map<string, ChatSender | null>;
-}
-
 function send(ws: WebSocket, frame: ServerFrame): void {
   try {
     ws.send(JSON.stringify(frame));
@@ -95,7 +90,7 @@ function frameProblem(raw: unknown, error: z.ZodError): string {
   return issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 
-export class GigRoom extends DurableObject<Env> {
+export class GigRoom extends DurableObject<Env> implements GigRoomApi {
   /** Frames and admin posts are handled one at a time, so messages are stored and broadcast in order. */
   private queue: Promise<unknown> = Promise.resolve();
   private lastMessageMs = 0;
@@ -135,15 +130,12 @@ export class GigRoom extends DurableObject<Env> {
     }
   }
 
-  /** Admin posts (the admin REST endpoints call this): stored as the platform admin and broadcast. */
-  async postAdminMessage(gigId: string, text: string): Promise<ChatMessageView> {
-    return this.serially(async () => {
-      const deps = this.deps();
-      const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
-      if (!gig) throw new Error("Gig not found");
-      const message = await storeChatMessage(deps, gig, { kind: "admin" }, chatMessageText.parse(text), null, this.nextCreatedAt());
-      await this.broadcast(deps, gig, message);
-      return message;
+  /** A message stored outside the room (an admin's post): sent to the sockets that may still listen, in turn with the room's own. */
+  async broadcastMessage(gigId: string, message: ChatMessageView): Promise<void> {
+    await this.serially(async () => {
+      this.lastMessageMs = Math.max(this.lastMessageMs, Date.parse(message.createdAt));
+      const { gig, checked } = await chatAudience(this.deps(), gigId, this.staleListeners(gigId, Date.now()));
+      if (gig) this.broadcast(gig, message, checked);
     });
   }
 
@@ -203,24 +195,10 @@ export class GigRoom extends DurableObject<Env> {
   }
 
   private async authenticate(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "auth" }>): Promise<void> {
-    let credential: SocketState["credential"];
-    if (frame.sessionToken !== undefined) {
-      const user = await memberForToken(deps.db, frame.sessionToken);
-      if (!user) return sendError(ws, "Invalid or expired session. Please sign in again.");
-      credential = { kind: "member", sessionToken: frame.sessionToken, userId: user.id };
-    } else {
-      if (!(await isChatAdminToken(deps, frame.adminToken!))) return sendError(ws, "Invalid admin token");
-      credential = { kind: "admin", adminToken: frame.adminToken! };
-    }
+    const credential = await signInToChat(deps, frame);
     // Signing in again (perhaps as someone else) means joining again.
     this.setState(ws, { ...state, credential, joined: false, checkedAt: Date.now() });
     send(ws, { type: "auth_success" });
-  }
-
-  /** Who each credential stands for now (see chatSendersFor), with when that was checked. */
-  private async check(deps: Deps, credentials: ChatCredential[]): Promise<Checked> {
-    const at = Date.now();
-    return { at, senders: await chatSendersFor(deps, credentials) };
   }
 
   /** Tells a socket that never authenticated; answers whether it is signed in. */
@@ -230,15 +208,22 @@ export class GigRoom extends DurableObject<Env> {
     return false;
   }
 
-  /** The socket's sender as `checked` found it; a socket whose session ended is told and closed. */
-  private senderFrom(checked: Checked, ws: WebSocket, state: SocketState & { credential: ChatCredential }): ChatSender | null {
-    const sender = checked.senders.get(chatCredentialKey(state.credential)) ?? null;
-    if (!sender) {
+  /**
+   * Keeps what the chat service found on the socket: a session that ended closes it; otherwise the check's time
+   * is kept, a refusal is told (leaving the room when the sender is no longer a party). Answers whether it went through.
+   */
+  private settle<T>(ws: WebSocket, outcome: ChatOutcome<T>): outcome is ChatOutcome<T> & { kind: "done" } {
+    if (outcome.kind === "ended") {
       this.endSession(ws);
-      return null;
+      return false;
     }
-    this.setState(ws, { ...state, checkedAt: checked.at });
-    return sender;
+    const state = this.stateOf(ws)!;
+    this.setState(ws, { ...state, checkedAt: outcome.checked.at, joined: outcome.kind === "refused" && outcome.leave ? false : state.joined });
+    if (outcome.kind === "refused") {
+      sendError(ws, outcome.error);
+      return false;
+    }
+    return true;
   }
 
   private endSession(ws: WebSocket): void {
@@ -258,41 +243,28 @@ export class GigRoom extends DurableObject<Env> {
 
   private async join(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "join_gig" }>): Promise<void> {
     if (this.wrongGig(ws, state, frame.gigId) || !this.signedIn(ws, state)) return;
-    const sender = this.senderFrom(await this.check(deps, [state.credential]), ws, state);
-    if (!sender) return;
-    const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, state.gigId) });
-    if (!gig) return sendError(ws, "Gig not found");
-    if (!mayChat(gig, sender)) return sendError(ws, "Only the gig's hirer and worker can join this chat");
+    const outcome = await joinChat(deps, state.gigId, state.credential);
+    if (!this.settle(ws, outcome)) return;
     this.setState(ws, { ...this.stateOf(ws)!, joined: true });
-    send(ws, { type: "join_success", gigId: gig.id });
+    send(ws, { type: "join_success", gigId: outcome.gig.id });
   }
 
   private async chat(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "chat_message" }>): Promise<void> {
     if (this.wrongGig(ws, state, frame.gigId) || !this.signedIn(ws, state)) return;
     const sent = countChatMessage(state.sent, Date.now());
     if (!sent) return sendError(ws, CHAT_RATE_LIMITED_MESSAGE);
-    // Kept on the socket before anything else reads or writes its state (senderFrom below writes from it).
-    state.sent = sent;
-    this.setState(ws, state);
-    const text = chatMessageText.safeParse(frame.message);
-    // A message that will be sent: the sender's session, the listeners' sessions due for a re-check and the
-    // gig are read together, before the message is stored (not later than the store by more than its time).
-    const sending = state.joined && text.success;
-    const [checked, gig] = await Promise.all([
-      this.check(deps, sending ? [state.credential, ...this.staleListeners(state.gigId, Date.now())] : [state.credential]),
-      sending ? deps.db.query.gigs.findFirst({ where: eq(gigs.id, state.gigId) }) : undefined,
-    ]);
-    const sender = this.senderFrom(checked, ws, state);
-    if (!sender) return;
-    if (!state.joined) return sendError(ws, "Join the gig's chat first: send {type:'join_gig', gigId}");
-    if (!text.success) return sendError(ws, text.error.issues[0]?.message ?? "Invalid message");
-    if (!gig) return sendError(ws, "Gig not found");
-    if (!mayChat(gig, sender)) {
-      this.setState(ws, { ...this.stateOf(ws)!, joined: false });
-      return sendError(ws, "You are no longer a party of this gig");
-    }
-    const message = await storeChatMessage(deps, gig, sender, text.data, frame.fileAttachment ?? null, this.nextCreatedAt());
-    await this.broadcast(deps, gig, message, checked);
+    // Kept on the socket before anything else reads or writes its state (settle below writes from it).
+    this.setState(ws, { ...state, sent });
+    const outcome = await sendChatMessage(deps, {
+      gigId: state.gigId,
+      credential: state.credential,
+      joined: state.joined,
+      text: frame.message,
+      fileAttachment: frame.fileAttachment ?? null,
+      createdAt: this.nextCreatedAt(),
+      recheck: this.staleListeners(state.gigId, Date.now()),
+    });
+    if (this.settle(ws, outcome)) this.broadcast(outcome.gig, outcome.message, outcome.checked);
   }
 
   /** The credentials of the joined sockets whose session was checked more than RECHECK_LISTENERS_MS before `now`. */
@@ -308,17 +280,13 @@ export class GigRoom extends DurableObject<Env> {
   }
 
   /**
-   * Sends the message to every joined socket that may still listen. A listener whose session was checked more
-   * than RECHECK_LISTENERS_MS ago is re-checked first: by `prechecked` when that covers its credential (the
-   * sender's check a moment ago), else with the others in one lookup. A listener whose session ended is closed;
+   * Sends the message to every joined socket that may still listen. A listener whose session was due for a
+   * re-check was checked by the chat service with the message (`checked`): one whose session ended is closed,
    * one who is no longer a party leaves the room.
    */
-  private async broadcast(deps: Deps, gig: GigRow, message: ChatMessageView, prechecked?: Checked): Promise<void> {
-    // One serialisation for every socket, and one session check for all the credentials due.
+  private broadcast(gig: ChatGig, message: ChatMessageView, checked: SessionCheck): void {
+    // One serialisation for every socket.
     const text = JSON.stringify({ type: "new_message", message } satisfies ServerFrame);
-    const now = Date.now();
-    const listeners: { ws: WebSocket; state: SocketState & { credential: ChatCredential }; due: boolean }[] = [];
-    const unchecked: ChatCredential[] = [];
     for (const ws of this.ctx.getWebSockets()) {
       const state = this.stateOf(ws);
       if (!state?.joined || state.gigId !== gig.id || state.credential.kind === "none") continue;
@@ -326,16 +294,8 @@ export class GigRoom extends DurableObject<Env> {
         this.setState(ws, { ...state, joined: false });
         continue;
       }
-      const signedIn = state as SocketState & { credential: ChatCredential };
-      const due = now - state.checkedAt > RECHECK_LISTENERS_MS;
-      listeners.push({ ws, state: signedIn, due });
-      if (due && !prechecked?.senders.has(chatCredentialKey(signedIn.credential))) unchecked.push(signedIn.credential);
-    }
-    const checkedNow = unchecked.length ? await this.check(deps, unchecked) : null;
-    for (const { ws, state, due } of listeners) {
-      if (due) {
-        const key = chatCredentialKey(state.credential);
-        const checked = checkedNow?.senders.has(key) ? checkedNow : prechecked!;
+      const key = chatCredentialKey(state.credential);
+      if (checked.senders.has(key)) {
         const sender = checked.senders.get(key) ?? null;
         if (!sender) {
           this.endSession(ws);
@@ -370,15 +330,9 @@ export class GigRoom extends DurableObject<Env> {
     if (!gigId) return;
     const pending: Promise<unknown>[] = [];
     const deps = makeDeps(this.env, (work) => pending.push(work()));
-    const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
-    const invoiceId = gig?.status === "pending_payment" ? gig.fundingInvoiceId : null;
-    const invoice = invoiceId ? await deps.db.query.invoices.findFirst({ where: eq(invoices.id, invoiceId) }) : undefined;
-    if (!invoice || invoice.status !== "pending") return; // nothing to watch: do not re-arm
-
-    let state: "pending" | "paid" | "expired";
+    let state: "pending" | "done";
     try {
-      state = await checkInvoice(deps, invoice);
-      if (state === "expired") await expireInvoice(deps, invoice);
+      state = await checkFunding(deps, gigId);
     } catch (err) {
       console.error("invoice check failed; will try again", err);
       state = "pending";

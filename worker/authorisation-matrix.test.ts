@@ -25,6 +25,7 @@ import { adminSignIn, TEST_ADMIN_PIN } from "./test/admin";
 import { api, call, getChallenge, loginEvent, payWithDevWallet, postGig, signUp, type Json, type Member } from "./test/factories";
 import { anotherSession, openSocket } from "./test/sockets";
 import { askUploadUrl, uploadFile } from "./test/uploads";
+import { statement } from "./db/test-statements";
 
 // ---- Vocabulary ---------------------------------------------------------------------------------
 
@@ -268,7 +269,7 @@ class World {
   attachmentOf(obj: Obj): Promise<string> {
     return this.once(`attachment:${obj}`, async () => {
       const gig = await this.gig(obj);
-      const row = await env.DB.prepare("SELECT id FROM attachments WHERE gig_id = ?").bind(gig.id).first<{ id: string }>();
+      const row = await statement("SELECT id FROM attachments WHERE gig_id = ?", gig.id).first<{ id: string }>();
       if (!row) throw new Error("fixture: the gig has no attachment");
       return row.id;
     });
@@ -277,7 +278,7 @@ class World {
   payoutOf(obj: Obj): Promise<string> {
     return this.once(`payout:${obj}`, async () => {
       const gig = await this.gig(obj);
-      const row = await env.DB.prepare("SELECT id FROM payouts WHERE gig_id = ?").bind(gig.id).first<{ id: string }>();
+      const row = await statement("SELECT id FROM payouts WHERE gig_id = ?", gig.id).first<{ id: string }>();
       if (!row) throw new Error("fixture: the gig has no payout");
       return row.id;
     });

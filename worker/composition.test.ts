@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import worker from "./index";
 import { adminApi, adminSignIn } from "./test/admin";
 import { api, approveInterest, BASE, call, payWithDevWallet, postGig, signUp, statusAndBody } from "./test/factories";
+import { statement } from "./db/test-statements";
 
 async function withLnbitsUnset(path: string, init: { method?: string; token?: string; json?: unknown } = {}) {
   const headers = new Headers();
@@ -48,7 +49,7 @@ const PAYMENTS_OFF = {
   error: "payments_off",
 };
 const jobForm = { gigType: "job_request", title: "Logo for a bakery", description: "A simple logo, two rounds of changes.", category: "Design", payment: 10_000, timeframe: 7 };
-const countOf = (sql: string, ...values: unknown[]) => env.DB.prepare(sql).bind(...values).first<number>("n");
+const countOf = (sql: string, ...values: unknown[]) => statement(sql, ...values).first<number>("n");
 
 describe("the dev wallet on a deployed Worker", () => {
   it("answers 503 naming LIGHTNING_BACKEND to posting a job request, for dev, unset and unknown, and writes nothing", async () => {
@@ -87,7 +88,7 @@ describe("the dev wallet on a deployed Worker", () => {
   it("answers 503 to the wallet's webhook and to an admin's payout retry; browsing, profiles and the config still answer", async () => {
     const member = await signUp({ lightningAddress: "deployed-member@wallet.test" });
     const posted = await postGig(member); // posted on a local run: a real pending invoice
-    const hash = await env.DB.prepare("SELECT payment_hash AS h FROM invoices WHERE gig_id = ?").bind(posted.gig.id).first<string>("h");
+    const hash = await statement("SELECT payment_hash AS h FROM invoices WHERE gig_id = ?", posted.gig.id).first<string>("h");
     const webhook = await statusAndBody(
       await api(`/api/webhooks/lightning/${"s".repeat(32)}`, { method: "POST", json: { payment_hash: hash }, env: { ...DEPLOYED_DEV, WEBHOOK_SECRET: "s".repeat(32) } }),
     );
@@ -108,7 +109,7 @@ describe("the dev wallet on a deployed Worker", () => {
   it("the minute's jobs do not run: an expired invoice is neither checked nor expired", async () => {
     const hirer = await signUp({ lightningAddress: "deployed-hirer4@wallet.test" });
     const posted = await postGig(hirer);
-    await env.DB.prepare("UPDATE invoices SET expires_at = ? WHERE gig_id = ?").bind(new Date(Date.now() - 3_600_000).toISOString(), posted.gig.id).run();
+    await statement("UPDATE invoices SET expires_at = ? WHERE gig_id = ?", new Date(Date.now() - 3_600_000).toISOString(), posted.gig.id).run();
 
     const ctx = createExecutionContext();
     await worker.scheduled!({ cron: "* * * * *", scheduledTime: Date.now(), noRetry() {} } as ScheduledController, { ...env, ...DEPLOYED_DEV }, ctx);

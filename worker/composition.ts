@@ -1,6 +1,5 @@
 // The composition root: builds the services' dependencies from the Worker's environment.
-import { openDb } from "./db/client";
-import type { Db } from "./context";
+import { openDb, type Db } from "./db/client";
 import type { Env } from "./env";
 import { DevWallet, devWalletLnurl, type DevWalletOptions } from "./lightning/dev-backend";
 import { D1DevWalletStore } from "./lightning/dev-store";
@@ -24,11 +23,11 @@ export interface DepsOptions {
 export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void, opts: DepsOptions = {}): Deps {
   const networkFetch = opts.networkFetch ?? globalFetch;
   // Only on a local run: on a deployed Worker `dev` switches payments off (lightningBackendFor) and /api/dev is gone.
-  const devWallet = devWalletAllowed(env) ? new DevWallet(new D1DevWalletStore(env.DB), opts.devWallet) : null;
+  const db = opts.db ?? openDb(env.DB);
+  const devWallet = devWalletAllowed(env) ? new DevWallet(new D1DevWalletStore(db), opts.devWallet) : null;
   let lightning: Deps["lightning"] | undefined = devWallet ?? undefined;
   return {
-    db: opts.db ?? openDb(env.DB),
-    d1: env.DB,
+    db,
     env,
     // Built on first use, so a misconfigured backend, or payments switched off, fails only what needs
     // Lightning (a 503 there), not browsing.
@@ -39,7 +38,7 @@ export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void
           fetch: networkFetch,
           webhookUrl: env.WEBHOOK_SECRET && opts.origin ? `${opts.origin}/api/webhooks/lightning/${env.WEBHOOK_SECRET}` : undefined,
         }),
-        d1CallRecorder(env.DB, defer),
+        d1CallRecorder(db, defer),
       );
       return lightning;
     },

@@ -1,10 +1,8 @@
 import type { Context } from "hono";
-import type { DrizzleD1Database } from "drizzle-orm/d1";
 import type { Env } from "./env";
-import type * as schema from "./db/schema";
+import type { Db, UserRow } from "./db/client";
 
-export type Db = DrizzleD1Database<typeof schema>;
-export type UserRow = typeof schema.users.$inferSelect;
+export type { Db, UserRow };
 
 /** What the middleware puts on every request. */
 export interface AppVariables {

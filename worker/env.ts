@@ -1,10 +1,21 @@
-import type { GigRoom } from "../durable-objects/gig-room";
+import type { ChatMessageView } from "../domain/chat-protocol";
+
+/**
+ * What the Worker asks of a gig's room (durable-objects/gig-room.ts): named by this interface, not the class,
+ * so nothing of the Worker imports the room.
+ */
+export interface GigRoomApi extends Rpc.DurableObjectBranded {
+  /** Starts (or keeps) watching the gig's funding invoice. */
+  watchFunding(gigId: string): Promise<void>;
+  /** Sends a stored message to the room's sockets that may still listen. */
+  broadcastMessage(gigId: string, message: ChatMessageView): Promise<void>;
+}
 
 /** The Worker's bindings and settings (DESIGN.md §11). Settings arrive as strings. */
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
-  GIG_ROOM: DurableObjectNamespace<GigRoom>;
+  GIG_ROOM: DurableObjectNamespace<GigRoomApi>;
   ASSETS: Fetcher;
   /** Workers Rate Limiting bindings (wrangler.toml `[[ratelimits]]`; the doors are in worker/rate-limits.ts). */
   RATE_LIMIT_30_PER_MINUTE: RateLimit;

@@ -3,11 +3,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, signUp } from "./test/factories";
 import { askUploadUrl, putUpload } from "./test/uploads";
+import { statement } from "./db/test-statements";
 
 const GIG = { gigType: "job_request", title: "Design a logo", description: "A clean logo for a bitcoin meetup, SVG please.", category: "Design", payment: 10_000, timeframe: 7 };
 
 async function gigsOf(memberId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COUNT(*) AS n FROM gigs WHERE poster_id = ?").bind(memberId).first<{ n: number }>();
+  const row = await statement("SELECT COUNT(*) AS n FROM gigs WHERE poster_id = ?", memberId).first<{ n: number }>();
   return row!.n;
 }
 

@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DOORS } from "./rate-limits";
 import { api, payWithDevWallet, postGig, signUp, statusAndBody, type Member } from "./test/factories";
+import { statement, batch } from "./db/test-statements";
 
 const GIG = { gigType: "job_request", title: "Design a logo", description: "A clean logo for a bitcoin meetup, SVG please.", category: "Design", payment: 10_000, timeframe: 7 };
 const PORTFOLIO_ITEM = { title: "Meetup poster", description: "A poster for our local meetup." };
@@ -16,7 +17,7 @@ function freshAddress(): string {
 }
 
 async function countRows(sql: string, ...params: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
+  const row = await statement(sql, ...params).first<{ n: number }>();
   return row!.n;
 }
 
@@ -103,9 +104,9 @@ describe("portfolio hard cap", () => {
   it("keeps a member at 50 items: the 51st add is 409 portfolio_full and stores nothing; removing one makes room", async () => {
     const member = await signUp();
     const rows = Array.from({ length: 49 }, (_, i) =>
-      env.DB.prepare("INSERT INTO portfolio_items (id, user_id, title) VALUES (?, ?, ?)").bind(crypto.randomUUID(), member.id, `Older work ${i}`),
+      statement("INSERT INTO portfolio_items (id, user_id, title) VALUES (?, ?, ?)", crypto.randomUUID(), member.id, `Older work ${i}`),
     );
-    await env.DB.batch(rows);
+    await batch(rows);
     const add = () => api("/api/portfolio", { method: "POST", token: member.token, json: PORTFOLIO_ITEM });
     const fiftieth = await statusAndBody(await add());
     expect(fiftieth.status).toBe(201);
@@ -118,8 +119,8 @@ describe("portfolio hard cap", () => {
 
   it("holds the cap when adds race: two adds at 49 items leave 50", async () => {
     const member = await signUp();
-    await env.DB.batch(
-      Array.from({ length: 49 }, (_, i) => env.DB.prepare("INSERT INTO portfolio_items (id, user_id, title) VALUES (?, ?, ?)").bind(crypto.randomUUID(), member.id, `Older work ${i}`)),
+    await batch(
+      Array.from({ length: 49 }, (_, i) => statement("INSERT INTO portfolio_items (id, user_id, title) VALUES (?, ?, ?)", crypto.randomUUID(), member.id, `Older work ${i}`)),
     );
     const answers = await Promise.all([1, 2].map(() => api("/api/portfolio", { method: "POST", token: member.token, json: PORTFOLIO_ITEM })));
     expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);

@@ -9,6 +9,7 @@ import { ADMIN_KEYS_REQUIRED, BLOCKED_MESSAGE, FAILURES_IN_ALL, FAILURES_PER_CLI
 import { findUserById } from "../services/users";
 import { openDb } from "../db/client";
 import { sha256Hex } from "./tokens";
+import { statement } from "../db/test-statements";
 
 const WRONG_PIN = "000000";
 let ipCounter = 0;
@@ -26,12 +27,12 @@ describe("POST /api/admin/auth", () => {
     const token = res.body.adminToken as string;
     expect(token).toMatch(/^[0-9a-f]{64}$/);
 
-    const row = await env.DB.prepare("SELECT * FROM admin_sessions WHERE token_hash = ?").bind(await sha256Hex(token)).first<Record<string, string>>();
+    const row = await statement("SELECT * FROM admin_sessions WHERE token_hash = ?", await sha256Hex(token)).first<Record<string, string>>();
     expect(row).not.toBeNull();
     const ttl = Date.parse(row!.expires_at) - Date.now();
     expect(ttl).toBeGreaterThan(minutes(12 * 60 - 1));
     expect(ttl).toBeLessThanOrEqual(minutes(12 * 60));
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM admin_sessions WHERE token_hash = ?").bind(token).first("n")).toBe(0);
+    expect(await statement("SELECT COUNT(*) AS n FROM admin_sessions WHERE token_hash = ?", token).first("n")).toBe(0);
 
     expect((await adminApi("/api/admin/stats", { adminToken: token })).status).toBe(200);
   });
@@ -51,7 +52,7 @@ describe("POST /api/admin/auth", () => {
     expect(blocked.body.message).toContain("blocked");
     expect(blocked.body.message).toBe(BLOCKED_MESSAGE);
     // A blocked try is not a failure: the block does not grow.
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM admin_login_failures WHERE client = ?").bind(ip).first("n")).toBe(FAILURES_PER_CLIENT);
+    expect(await statement("SELECT COUNT(*) AS n FROM admin_login_failures WHERE client = ?", ip).first("n")).toBe(FAILURES_PER_CLIENT);
 
     expect((await signIn(TEST_ADMIN_PIN, newIp())).status).toBe(200);
   });
@@ -60,7 +61,7 @@ describe("POST /api/admin/auth", () => {
     const client = "lockout-clock";
     const start = new Date(Date.now() - 2 * 86_400_000); // a day of its own, away from the other tests
     const at = (m: number) => new Date(start.getTime() + minutes(m));
-    const attempt = (m: number, pin = WRONG_PIN) => signInAdmin(env.DB, env, { pin, client, member: null }, at(m)).then(() => "ok", (e: { status: number }) => e.status);
+    const attempt = (m: number, pin = WRONG_PIN) => signInAdmin({ db: openDb(env.DB) }, env, { pin, client, member: null }, at(m)).then(() => "ok", (e: { status: number }) => e.status);
 
     // Failures at minutes 0, 1, 2, 3 and 10: the fifth, at 10, blocks until 25.
     for (const m of [0, 1, 2, 3, 10]) expect(await attempt(m)).toBe(401);
@@ -76,7 +77,7 @@ describe("POST /api/admin/auth", () => {
     const start = new Date(Date.now() - 5 * 86_400_000);
     const at = (m: number) => new Date(start.getTime() + minutes(m));
     const attempt = (client: string, m: number, pin = WRONG_PIN) =>
-      signInAdmin(env.DB, env, { pin, client, member: null }, at(m)).then(() => "ok", (e: { status: number; message: string }) => `${e.status} ${e.message}`);
+      signInAdmin({ db: openDb(env.DB) }, env, { pin, client, member: null }, at(m)).then(() => "ok", (e: { status: number; message: string }) => `${e.status} ${e.message}`);
 
     // 20 failures from 10 clients, 2 each: no client reaches its own limit.
     for (let i = 0; i < FAILURES_IN_ALL; i++) expect(await attempt(`spread-${i % 10}`, i * 0.5)).toBe("401 Incorrect PIN");
@@ -127,7 +128,7 @@ describe("POST /api/admin/auth", () => {
 
 describe("POST /api/admin/auth on a deployed Worker (no LOCAL_DEV)", () => {
   const deployed = (ADMIN_PUBKEYS?: string) => ({ env: { LOCAL_DEV: undefined, ADMIN_PUBKEYS } });
-  const failuresOf = (pubkey: string) => env.DB.prepare("SELECT COUNT(*) AS n FROM admin_login_failures WHERE instr(client, ?) > 0").bind(pubkey).first<number>("n");
+  const failuresOf = (pubkey: string) => statement("SELECT COUNT(*) AS n FROM admin_login_failures WHERE instr(client, ?) > 0", pubkey).first<number>("n");
 
   it("is switched off without ADMIN_PUBKEYS: 503 naming the setting, even with the right PIN; the PIN alone is not a key", async () => {
     const member = await signUp();
@@ -148,7 +149,7 @@ describe("POST /api/admin/auth on a deployed Worker (no LOCAL_DEV)", () => {
     const admin = await signUp();
     const stranger = await signUp();
     const settings = deployed(admin.npub);
-    const allFailures = () => env.DB.prepare("SELECT COUNT(*) AS n FROM admin_login_failures").first<number>("n");
+    const allFailures = () => statement("SELECT COUNT(*) AS n FROM admin_login_failures").first<number>("n");
     const before = await allFailures();
     for (const token of [undefined, stranger.token]) {
       for (let i = 0; i < FAILURES_PER_CLIENT + 3; i++) {
@@ -177,12 +178,12 @@ describe("POST /api/admin/auth on a deployed Worker (no LOCAL_DEV)", () => {
 
   it("strangers failing as often as they like never block the admin key, and there is no '20 in all' bucket", async () => {
     const keys = await Promise.all(Array.from({ length: 6 }, () => signUp()));
-    const members = await Promise.all(keys.map((k) => findUserById(openDb(env.DB), k.id)));
+    const members = await Promise.all(keys.map((k) => findUserById({ db: openDb(env.DB) }, k.id)));
     const deployedEnv = { ...env, LOCAL_DEV: undefined, ADMIN_PUBKEYS: keys.map((k) => k.npub).join(",") };
     const start = new Date(Date.now() - 9 * 86_400_000); // a day of its own, away from the other tests
     const at = (m: number) => new Date(start.getTime() + minutes(m));
     const attempt = (member: (typeof members)[number] | null, m: number, pin = WRONG_PIN, client = `stranger-${m}`) =>
-      signInAdmin(env.DB, deployedEnv, { pin, client, member }, at(m)).then(() => "ok", (e: { status: number }) => e.status);
+      signInAdmin({ db: openDb(env.DB) }, deployedEnv, { pin, client, member }, at(m)).then(() => "ok", (e: { status: number }) => e.status);
 
     // 200 strangers' tries (no session) from 200 addresses: all refused, none counted.
     for (let i = 0; i < 200; i++) expect(await attempt(null, i * 0.01)).toBe(403);
@@ -211,8 +212,8 @@ describe("admin tokens", () => {
 
   it("an expired or unknown token is no admin", async () => {
     const token = "ab".repeat(32);
-    await env.DB.prepare("INSERT INTO admin_sessions (token_hash, expires_at) VALUES (?, ?)").bind(await sha256Hex(token), new Date(Date.now() - 1000).toISOString()).run();
-    expect(await isAdminToken(env.DB, token)).toBe(false);
+    await statement("INSERT INTO admin_sessions (token_hash, expires_at) VALUES (?, ?)", await sha256Hex(token), new Date(Date.now() - 1000).toISOString()).run();
+    expect(await isAdminToken(openDb(env.DB), token)).toBe(false);
     expect((await adminApi("/api/admin/stats", { adminToken: token })).status).toBe(401);
     expect((await adminApi("/api/admin/stats", { adminToken: "cd".repeat(32) })).status).toBe(401);
   });

@@ -13,12 +13,16 @@
 //   cannot fill any bucket and lock the admin out of settling disputes; the "20 in all" bucket is
 //   not used there, since it would only let one admin key's failures lock out the others (and the
 //   keys are few: at most 5 guesses per key per 15 minutes in all).
+import { and, eq, gt, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { nip19 } from "nostr-tools";
-import type { AppContext, UserRow } from "../context";
+import type { AppContext } from "../context";
+import type { Db, UserRow } from "../db/client";
+import { adminLoginFailures, adminSessions } from "../db/schema";
 import { isLocalRun } from "../deployment";
 import type { Env } from "../env";
 import { AppError, forbidden, tooManyRequests, unauthorized } from "../errors";
 import { randomHex, sha256Hex, timingSafeEqual } from "./tokens";
+import type { Deps } from "../services/deps";
 
 export const ADMIN_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
 export const LOCKOUT_WINDOW_MINUTES = 15;
@@ -72,15 +76,17 @@ function configuredPin(env: Pick<Env, "ADMIN_PIN">): string {
 
 const minus = (now: Date, ms: number) => new Date(now.getTime() - ms).toISOString();
 
-/** SQL that holds when the failures chosen by `scope` are blocked at ?now (params: scope..., windowStart, now, scope..., limit). */
-function blockedSql(scope: string): string {
-  return `EXISTS (
-    SELECT 1 FROM admin_login_failures f
-    WHERE ${scope.replaceAll("$", "f")} AND f.created_at > ? AND f.created_at <= ?
-      AND (SELECT COUNT(*) FROM admin_login_failures g
-           WHERE ${scope.replaceAll("$", "g")}
-             AND g.created_at > strftime('%Y-%m-%dT%H:%M:%fZ', f.created_at, '-${LOCKOUT_WINDOW_MINUTES} minutes')
-             AND g.created_at <= f.created_at) >= ?)`;
+/** Holds when the failures chosen by `scope` (a condition on the alias it is given) are blocked at `at`. */
+function blocked(scope: (alias: SQL) => SQL, windowStart: string, at: string, limit: number): SQL {
+  const f = sql.raw("f");
+  const g = sql.raw("g");
+  return sql`EXISTS (
+    SELECT 1 FROM ${adminLoginFailures} ${f}
+    WHERE ${scope(f)} AND ${f}.created_at > ${windowStart} AND ${f}.created_at <= ${at}
+      AND (SELECT COUNT(*) FROM ${adminLoginFailures} ${g}
+           WHERE ${scope(g)}
+             AND ${g}.created_at > strftime('%Y-%m-%dT%H:%M:%fZ', ${f}.created_at, ${`-${LOCKOUT_WINDOW_MINUTES} minutes`})
+             AND ${g}.created_at <= ${f}.created_at) >= ${limit})`;
 }
 
 /** Whose failures a try counts against (the `client` column); `andEverybody` adds the all-clients bucket. */
@@ -93,18 +99,14 @@ interface LockoutBucket {
  * Records a try unless its bucket is blocked; answers the row's id, or null when blocked.
  * One statement: the check and the insert cannot be separated by a concurrent try.
  */
-async function recordTry(d1: D1Database, bucket: LockoutBucket, now: Date): Promise<number | null> {
+async function recordTry(db: Db, bucket: LockoutBucket, now: Date): Promise<number | null> {
   const at = now.toISOString();
   const windowStart = minus(now, WINDOW_MS);
-  const everybody = bucket.andEverybody ? `AND NOT ${blockedSql("1 = 1")}` : "";
-  const row = await d1
-    .prepare(
-      `INSERT INTO admin_login_failures (client, created_at)
-       SELECT ?, ? WHERE NOT ${blockedSql("$.client = ?")} ${everybody}
-       RETURNING id`,
-    )
-    .bind(bucket.client, at, bucket.client, windowStart, at, bucket.client, FAILURES_PER_CLIENT, ...(bucket.andEverybody ? [windowStart, at, FAILURES_IN_ALL] : []))
-    .first<{ id: number }>();
+  const mine = blocked((t) => sql`${t}.client = ${bucket.client}`, windowStart, at, FAILURES_PER_CLIENT);
+  const everybody = bucket.andEverybody ? sql`AND NOT ${blocked(() => sql`1 = 1`, windowStart, at, FAILURES_IN_ALL)}` : sql``;
+  const row = await db.get<{ id: number } | undefined>(
+    sql`INSERT INTO ${adminLoginFailures} (client, created_at) SELECT ${bucket.client}, ${at} WHERE NOT ${mine} ${everybody} RETURNING id`,
+  );
   return row?.id ?? null;
 }
 
@@ -120,7 +122,7 @@ export interface AdminSignIn {
 }
 
 /** Checks the second factor and the PIN, then issues an admin token. */
-export async function signInAdmin(d1: D1Database, env: Env, attempt: AdminSignIn, now = new Date()): Promise<{ adminToken: string; expiresAt: string }> {
+export async function signInAdmin({ db }: Pick<Deps, "db">, env: Env, attempt: AdminSignIn, now = new Date()): Promise<{ adminToken: string; expiresAt: string }> {
   const pin = configuredPin(env);
   const keys = adminPubkeys(env);
   const deployed = !isLocalRun(env);
@@ -133,34 +135,35 @@ export async function signInAdmin(d1: D1Database, env: Env, attempt: AdminSignIn
   const bucket: LockoutBucket = deployed ? { client: `admin-key:${adminKey}`, andEverybody: false } : { client: attempt.client, andEverybody: true };
 
   // Old rows are of no use to the lockout any more.
-  await d1.prepare("DELETE FROM admin_login_failures WHERE created_at < ?").bind(minus(now, 2 * WINDOW_MS)).run();
-  const tryId = await recordTry(d1, bucket, now);
+  await db.delete(adminLoginFailures).where(lt(adminLoginFailures.createdAt, minus(now, 2 * WINDOW_MS)));
+  const tryId = await recordTry(db, bucket, now);
   if (tryId === null) throw tooManyRequests(BLOCKED_MESSAGE, "admin_blocked");
   if (!timingSafeEqual(attempt.pin, pin)) throw unauthorized(INCORRECT_PIN, "incorrect_pin");
 
   const adminToken = randomHex(32);
   const expiresAt = new Date(now.getTime() + ADMIN_TOKEN_TTL_MS).toISOString();
-  await d1.batch([
-    d1.prepare("DELETE FROM admin_login_failures WHERE id = ? OR client = ?").bind(tryId, bucket.client),
-    d1.prepare("DELETE FROM admin_sessions WHERE expires_at <= ?").bind(now.toISOString()),
-    d1.prepare("INSERT INTO admin_sessions (token_hash, expires_at, created_at) VALUES (?, ?, ?)").bind(await sha256Hex(adminToken), expiresAt, now.toISOString()),
+  await db.batch([
+    db.delete(adminLoginFailures).where(or(eq(adminLoginFailures.id, tryId), eq(adminLoginFailures.client, bucket.client))),
+    db.delete(adminSessions).where(lte(adminSessions.expiresAt, now.toISOString())),
+    db.insert(adminSessions).values({ tokenHash: await sha256Hex(adminToken), expiresAt, createdAt: now.toISOString() }),
   ]);
   return { adminToken, expiresAt };
 }
 
 /** Whether a token is a live admin session. Other services (the chat room) use this too. */
-export async function isAdminToken(d1: D1Database, token: string, now = new Date()): Promise<boolean> {
+export async function isAdminToken(db: Db, token: string, now = new Date()): Promise<boolean> {
   if (!token || token.length > 200) return false;
-  const row = await d1
-    .prepare("SELECT 1 AS ok FROM admin_sessions WHERE token_hash = ? AND expires_at > ?")
-    .bind(await sha256Hex(token), now.toISOString())
-    .first<{ ok: number }>();
-  return row !== null;
+  const row = await db
+    .select({ tokenHash: adminSessions.tokenHash })
+    .from(adminSessions)
+    .where(and(eq(adminSessions.tokenHash, await sha256Hex(token)), gt(adminSessions.expiresAt, now.toISOString())))
+    .get();
+  return row !== undefined;
 }
 
-export async function signOutAdmin(d1: D1Database, token: string): Promise<void> {
-  await d1.prepare("DELETE FROM admin_sessions WHERE token_hash = ?").bind(await sha256Hex(token)).run();
+export async function signOutAdmin({ db }: Pick<Deps, "db">, token: string): Promise<void> {
+  await db.delete(adminSessions).where(eq(adminSessions.tokenHash, await sha256Hex(token)));
 }
 
-/** The resolver `identify(...)` uses to set `c.var.isAdmin`. */
-export const resolveAdminToken = (c: AppContext, token: string) => isAdminToken(c.env.DB, token);
+/** The resolver `identify(...)` uses to set `c.var.isAdmin` (after it opened the request's database). */
+export const resolveAdminToken = (c: AppContext, token: string) => isAdminToken(c.var.db, token);

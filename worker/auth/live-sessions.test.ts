@@ -8,6 +8,7 @@ import { signUp } from "../test/factories";
 import { isAdminToken, signOutAdmin } from "./admin";
 import { liveAdminTokens, MAX_PER_QUERY, membersForTokens } from "./live-sessions";
 import { randomHex, sha256Hex } from "./tokens";
+import { statement } from "../db/test-statements";
 
 describe("membersForTokens", () => {
   it("answers the member of each live session token, as memberForToken does, and leaves out the others", async () => {
@@ -17,10 +18,10 @@ describe("membersForTokens", () => {
     const carol = await signUp();
     const aliceAgain = await createSession(db, alice.id);
     const ended = await createSession(db, bob.id);
-    await endSession(db, ended);
+    await endSession({ db }, ended);
     const expired = await createSession(db, bob.id);
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE token_hash = ?").bind(new Date(Date.now() - 1000).toISOString(), await sha256Hex(expired)).run();
-    await env.DB.prepare("UPDATE users SET deleted_at = ? WHERE id = ?").bind(new Date().toISOString(), carol.id).run();
+    await statement("UPDATE sessions SET expires_at = ? WHERE token_hash = ?", new Date(Date.now() - 1000).toISOString(), await sha256Hex(expired)).run();
+    await statement("UPDATE users SET deleted_at = ? WHERE id = ?", new Date().toISOString(), carol.id).run();
     const unknown = randomHex(32);
 
     const tokens = [alice.token, aliceAgain, bob.token, ended, expired, carol.token, unknown, alice.token];
@@ -52,13 +53,13 @@ describe("liveAdminTokens", () => {
   it("answers the tokens that are live admin sessions, as isAdminToken does", async () => {
     const live = await adminSignIn();
     const signedOut = await adminSignIn();
-    await signOutAdmin(env.DB, signedOut);
+    await signOutAdmin({ db: openDb(env.DB) }, signedOut);
     const expired = await adminSignIn();
-    await env.DB.prepare("UPDATE admin_sessions SET expires_at = ? WHERE token_hash = ?").bind(new Date(Date.now() - 1000).toISOString(), await sha256Hex(expired)).run();
+    await statement("UPDATE admin_sessions SET expires_at = ? WHERE token_hash = ?", new Date(Date.now() - 1000).toISOString(), await sha256Hex(expired)).run();
     const tokens = [live, signedOut, expired, randomHex(32), "", "x".repeat(201), live];
-    const found = await liveAdminTokens(env.DB, tokens);
+    const found = await liveAdminTokens(openDb(env.DB), tokens);
     expect(found).toEqual(new Set([live]));
-    for (const token of new Set(tokens)) expect(found.has(token)).toBe(await isAdminToken(env.DB, token));
-    expect(await liveAdminTokens(env.DB, [])).toEqual(new Set());
+    for (const token of new Set(tokens)) expect(found.has(token)).toBe(await isAdminToken(openDb(env.DB), token));
+    expect(await liveAdminTokens(openDb(env.DB), [])).toEqual(new Set());
   });
 });

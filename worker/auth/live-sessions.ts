@@ -2,8 +2,8 @@
 // conditions as `memberForToken` (worker/services/auth.ts) and `isAdminToken` (./admin.ts), in one query
 // per at most MAX_PER_QUERY tokens instead of one query per token.
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
-import type { Db, UserRow } from "../context";
-import { sessions, users } from "../db/schema";
+import type { Db, UserRow } from "../db/client";
+import { adminSessions, sessions, users } from "../db/schema";
 import { sha256Hex } from "./tokens";
 
 /** D1 binds at most 100 parameters per statement; the expiry takes one. */
@@ -53,21 +53,21 @@ export async function membersForTokens(db: Db, tokens: Iterable<string>, now = n
 }
 
 /** The admin tokens among `tokens` that are live admin sessions (as `isAdminToken`). */
-export async function liveAdminTokens(d1: D1Database, tokens: Iterable<string>, now = new Date()): Promise<Set<string>> {
+export async function liveAdminTokens(db: Db, tokens: Iterable<string>, now = new Date()): Promise<Set<string>> {
   const byHash = await hashed([...tokens].filter((t) => t && t.length <= 200));
   const live = new Set<string>();
   if (byHash.size === 0) return live;
   const answers = await Promise.all(
     chunks([...byHash.keys()], MAX_PER_QUERY).map((hashes) =>
-      d1
-        .prepare(`SELECT token_hash FROM admin_sessions WHERE token_hash IN (${hashes.map(() => "?").join(", ")}) AND expires_at > ?`)
-        .bind(...hashes, now.toISOString())
-        .all<{ token_hash: string }>(),
+      db
+        .select({ tokenHash: adminSessions.tokenHash })
+        .from(adminSessions)
+        .where(and(inArray(adminSessions.tokenHash, hashes), gt(adminSessions.expiresAt, now.toISOString()))),
     ),
   );
   for (const answer of answers) {
-    for (const row of answer.results) {
-      const token = byHash.get(row.token_hash);
+    for (const row of answer) {
+      const token = byHash.get(row.tokenHash);
       if (token !== undefined) live.add(token);
     }
   }

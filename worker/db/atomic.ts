@@ -2,10 +2,11 @@
 // each guarded so that it is written only if the compare-and-set won. D1 runs a batch as one
 // transaction, so either the whole change lands or (when another request won first) nothing but a
 // no-op update does, and the caller answers 409.
-import { nowIso } from "./client";
+import { getTableColumns, getTableName, is, SQL, type Column } from "drizzle-orm";
+import { SQLiteSyncDialect, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { nowIso, type Db } from "./client";
 
 export type SqlValue = string | number | null;
-type Row = Record<string, SqlValue | boolean | undefined>;
 
 /** A condition in SQL with its parameters; rows guarded by it are written only when it holds. */
 export interface Guard {
@@ -20,74 +21,97 @@ export interface Cas extends Guard {
   readonly token: string;
 }
 
-const toSnake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** A row to insert, as drizzle types it for this table: a wrong column or value type fails `tsc`. */
+export type InsertRow<T extends SQLiteTable> = T["$inferInsert"];
+/** Columns to set, each a value of its column's type or an SQL expression (drizzle's `sql`). */
+export type SetColumns<T extends SQLiteTable> = { [K in keyof T["$inferInsert"]]?: T["$inferInsert"][K] | SQL };
+/** Tables whose rows a compare-and-set can stamp (they have an id and a transition_id). */
+type Stampable = SQLiteTable & { $inferSelect: { id: string; transitionId: string | null } };
+type WithId = SQLiteTable & { $inferSelect: { id: string } };
+/** The integer columns of a table, for counters. */
+type Counters<T extends SQLiteTable> = { [K in keyof T["$inferSelect"] as T["$inferSelect"][K] extends number ? K : never]?: number };
 
-function columnsOf(row: Row) {
-  const entries = Object.entries(row).filter(([, v]) => v !== undefined) as [string, SqlValue | boolean][];
-  return {
-    names: entries.map(([k]) => toSnake(k)),
-    values: entries.map(([, v]) => (typeof v === "boolean" ? (v ? 1 : 0) : v)),
-  };
+const dialect = new SQLiteSyncDialect();
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Each given column's name in the database with its value as D1 takes it (or an SQL expression). */
+function columnsOf(table: SQLiteTable, row: Record<string, unknown>): { names: string[]; values: string[]; params: SqlValue[] } {
+  const columns = getTableColumns(table) as Record<string, Column>;
+  const names: string[] = [];
+  const values: string[] = [];
+  const params: SqlValue[] = [];
+  for (const [key, value] of Object.entries(row)) {
+    if (value === undefined) continue;
+    const column = columns[key];
+    if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
+    names.push(quote(column.name));
+    if (is(value, SQL)) {
+      const query = dialect.sqlToQuery(value);
+      values.push(query.sql);
+      params.push(...(query.params as SqlValue[]));
+    } else {
+      values.push("?");
+      params.push(value === null ? null : (column.mapToDriverValue(value) as SqlValue));
+    }
+  }
+  return { names, values, params };
 }
 
 export class AtomicChange {
   private readonly statements: D1PreparedStatement[] = [];
   private results: D1Result[] | null = null;
+  private readonly d1: D1Database;
   readonly at = nowIso();
 
-  constructor(private readonly d1: D1Database) {}
+  constructor(db: Db) {
+    this.d1 = db.$client;
+  }
+
+  private push(sql: string, params: SqlValue[]): number {
+    this.statements.push(this.d1.prepare(sql).bind(...params));
+    return this.statements.length - 1;
+  }
 
   /**
    * `UPDATE table SET ..., transition_id = <new token> WHERE id = ? AND <where>`. The returned guard
    * holds only if this very update changed the row (nobody else can have stamped the same token).
    */
-  compareAndSet(table: string, id: string, set: Row, where: Guard, opts: { bumpVersion?: boolean } = {}): Cas {
+  compareAndSet<T extends Stampable>(table: T, id: string, set: SetColumns<T>, where: Guard, opts: { bumpVersion?: boolean } = {}): Cas {
     const token = crypto.randomUUID();
-    const { names, values } = columnsOf(set);
-    const assignments = [...names.map((n) => `${n} = ?`), "transition_id = ?", ...(opts.bumpVersion ? ["version = version + 1"] : [])];
-    const index = this.statements.length;
-    this.statements.push(
-      this.d1.prepare(`UPDATE ${table} SET ${assignments.join(", ")} WHERE id = ? AND (${where.sql})`).bind(...values, token, id, ...where.params),
-    );
-    return { index, token, sql: `EXISTS (SELECT 1 FROM ${table} WHERE id = ? AND transition_id = ?)`, params: [id, token] };
+    const name = quote(getTableName(table));
+    const { names, values, params } = columnsOf(table, set);
+    const assignments = [...names.map((n, i) => `${n} = ${values[i]}`), "transition_id = ?", ...(opts.bumpVersion ? ["version = version + 1"] : [])];
+    const index = this.push(`UPDATE ${name} SET ${assignments.join(", ")} WHERE id = ? AND (${where.sql})`, [...params, token, id, ...where.params]);
+    return { index, token, sql: `EXISTS (SELECT 1 FROM ${name} WHERE id = ? AND transition_id = ?)`, params: [id, token] };
   }
 
-  insert(table: string, row: Row, when: Guard): this {
-    const { names, values } = columnsOf(row);
-    this.statements.push(
-      this.d1
-        .prepare(`INSERT INTO ${table} (${names.join(", ")}) SELECT ${names.map(() => "?").join(", ")} WHERE ${when.sql}`)
-        .bind(...values, ...when.params),
+  insert<T extends SQLiteTable>(table: T, row: InsertRow<T>, when: Guard): this {
+    const { names, values, params } = columnsOf(table, row as Record<string, unknown>);
+    this.push(`INSERT INTO ${quote(getTableName(table))} (${names.join(", ")}) SELECT ${values.join(", ")} WHERE ${when.sql}`, [...params, ...when.params]);
+    return this;
+  }
+
+  update<T extends SQLiteTable>(table: T, set: SetColumns<T>, where: Guard, when: Guard): this {
+    const { names, values, params } = columnsOf(table, set);
+    this.push(
+      `UPDATE ${quote(getTableName(table))} SET ${names.map((n, i) => `${n} = ${values[i]}`).join(", ")} WHERE (${where.sql}) AND ${when.sql}`,
+      [...params, ...where.params, ...when.params],
     );
     return this;
   }
 
-  update(table: string, set: Row, where: Guard, when: Guard): this {
-    const { names, values } = columnsOf(set);
-    this.statements.push(
-      this.d1
-        .prepare(`UPDATE ${table} SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE (${where.sql}) AND ${when.sql}`)
-        .bind(...values, ...where.params, ...when.params),
-    );
+  delete<T extends SQLiteTable>(table: T, where: Guard, when: Guard): this {
+    this.push(`DELETE FROM ${quote(getTableName(table))} WHERE (${where.sql}) AND ${when.sql}`, [...where.params, ...when.params]);
     return this;
   }
 
   /** Adds deltas to integer columns of one row (counters such as reputation). */
-  increment(table: string, id: string, deltas: Record<string, number>, when: Guard): this {
-    const entries = Object.entries(deltas).filter(([, d]) => d !== 0);
+  increment<T extends WithId>(table: T, id: string, deltas: Counters<T>, when: Guard): this {
+    const columns = getTableColumns(table) as Record<string, Column>;
+    const entries = Object.entries(deltas as Record<string, number>).filter(([, d]) => d !== 0);
     if (entries.length === 0) return this;
-    const sets = entries.map(([k]) => `${toSnake(k)} = ${toSnake(k)} + ?`);
-    this.statements.push(
-      this.d1
-        .prepare(`UPDATE ${table} SET ${sets.join(", ")} WHERE id = ? AND ${when.sql}`)
-        .bind(...entries.map(([, d]) => d), id, ...when.params),
-    );
-    return this;
-  }
-
-  /** A statement of its own; its SQL must carry whatever guard it needs. */
-  raw(statement: D1PreparedStatement): this {
-    this.statements.push(statement);
+    const sets = entries.map(([k]) => `${quote(columns[k]!.name)} = ${quote(columns[k]!.name)} + ?`);
+    this.push(`UPDATE ${quote(getTableName(table))} SET ${sets.join(", ")} WHERE id = ? AND ${when.sql}`, [...entries.map(([, d]) => d), id, ...when.params]);
     return this;
   }
 

@@ -6,14 +6,16 @@ import { makeDeps } from "../composition";
 import { moneyHealth } from "../services/admin-money";
 import { LightningError, type LightningBackend } from "./backend";
 import { d1CallRecorder, recordingCalls } from "./call-record";
+import { openDb } from "../db/client";
+import { statement } from "../db/test-statements";
 
-const status = () => env.DB.prepare("SELECT * FROM backend_status WHERE backend = 'nwc'").first<Record<string, string | null>>();
+const status = () => statement("SELECT * FROM backend_status WHERE backend = 'nwc'").first<Record<string, string | null>>();
 
 describe("recorded Lightning calls", () => {
   it("keeps the last answered call and the last error, and passes every answer and error through", async () => {
     let clock = Date.parse("2026-11-25T10:00:00.000Z");
     const deferred: Promise<unknown>[] = [];
-    const recorder = d1CallRecorder(env.DB, (work) => deferred.push(work()), () => clock);
+    const recorder = d1CallRecorder(openDb(env.DB), (work) => deferred.push(work()), () => clock);
     const backend: LightningBackend = {
       kind: "nwc",
       createInvoice: async () => ({ bolt11: "lnbc1", paymentHash: "aa".repeat(32), expiresAt: "2026-11-25T11:00:00.000Z" }),

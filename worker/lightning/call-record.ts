@@ -2,6 +2,8 @@
 // "the wallet last answered 2 minutes ago; its last error was ...". A call the backend could not answer
 // (it threw, or a payment's outcome is unknown) is an error; an answer, even a refusal, is a success.
 // Successes are written at most once a minute per isolate (they are many); errors every time.
+import type { Db } from "../db/client";
+import { backendStatus } from "../db/schema";
 import type { LightningBackend, PayResult, PaymentLookup } from "./backend";
 
 export interface CallRecorder {
@@ -13,12 +15,13 @@ const OK_WRITE_EVERY_MS = 60_000;
 const lastOkWrite = new Map<string, number>();
 
 /** A recorder writing to `backend_status` through `defer` (after the answer), never failing the call. */
-export function d1CallRecorder(d1: D1Database, defer: (work: () => Promise<unknown>) => void, now = () => Date.now()): CallRecorder {
-  const write = (sql: string, ...params: unknown[]) =>
+export function d1CallRecorder(db: Db, defer: (work: () => Promise<unknown>) => void, now = () => Date.now()): CallRecorder {
+  const write = (set: Omit<typeof backendStatus.$inferInsert, "backend">, backend: string) =>
     defer(() =>
-      d1
-        .prepare(sql)
-        .bind(...params)
+      db
+        .insert(backendStatus)
+        .values({ backend, ...set })
+        .onConflictDoUpdate({ target: backendStatus.backend, set })
         .run()
         .catch((err) => console.error("could not record a Lightning call", err)),
     );
@@ -27,21 +30,10 @@ export function d1CallRecorder(d1: D1Database, defer: (work: () => Promise<unkno
       const at = now();
       if (at - (lastOkWrite.get(backend) ?? 0) < OK_WRITE_EVERY_MS) return;
       lastOkWrite.set(backend, at);
-      write(
-        "INSERT INTO backend_status (backend, last_ok_at, last_ok_call) VALUES (?, ?, ?) ON CONFLICT (backend) DO UPDATE SET last_ok_at = excluded.last_ok_at, last_ok_call = excluded.last_ok_call",
-        backend,
-        new Date(at).toISOString(),
-        call,
-      );
+      write({ lastOkAt: new Date(at).toISOString(), lastOkCall: call }, backend);
     },
     error(backend, call, message) {
-      write(
-        "INSERT INTO backend_status (backend, last_error_at, last_error_call, last_error) VALUES (?, ?, ?, ?) ON CONFLICT (backend) DO UPDATE SET last_error_at = excluded.last_error_at, last_error_call = excluded.last_error_call, last_error = excluded.last_error",
-        backend,
-        new Date(now()).toISOString(),
-        call,
-        message.slice(0, 500),
-      );
+      write({ lastErrorAt: new Date(now()).toISOString(), lastErrorCall: call, lastError: message.slice(0, 500) }, backend);
     },
   };
 }

@@ -10,6 +10,8 @@ import { findUserById } from "../services/users";
 import { approveWork } from "../services/gig-actions";
 import { attemptPayout } from "../services/payouts";
 import { unreadChats } from "../services/admin-chat";
+import { openDb } from "../db/client";
+import { statement, watchedD1 } from "../db/test-statements";
 
 const list = (body: Json) => body as unknown as Json[];
 
@@ -23,32 +25,15 @@ async function fundedJob() {
 }
 
 async function chatMessage(gigId: string, senderId: string | null, message: string, createdAt = new Date().toISOString()) {
-  await env.DB.prepare("INSERT INTO chat_messages (id, gig_id, sender_id, sender_type, message, created_at) VALUES (?, ?, ?, ?, ?, ?)")
-    .bind(crypto.randomUUID(), gigId, senderId, senderId ? "user" : "admin", message, createdAt)
+  await statement("INSERT INTO chat_messages (id, gig_id, sender_id, sender_type, message, created_at) VALUES (?, ?, ?, ?, ?, ?)", crypto.randomUUID(), gigId, senderId, senderId ? "user" : "admin", message, createdAt)
     .run();
 }
 
 /** The admin's unread chats as the service finds them, with the rows its query read (D1's meta.rows_read). */
 async function unreadChatsMetered(): Promise<{ chats: Awaited<ReturnType<typeof unreadChats>>; rowsRead: number }> {
   let rowsRead = 0;
-  const metered = {
-    prepare: (query: string) => {
-      const statement = env.DB.prepare(query);
-      return {
-        bind: (...values: unknown[]) => {
-          const bound = statement.bind(...values);
-          return {
-            all: async () => {
-              const result = await bound.all();
-              rowsRead += result.meta.rows_read;
-              return result;
-            },
-          };
-        },
-      };
-    },
-  } as unknown as D1Database;
-  return { chats: await unreadChats(metered), rowsRead };
+  const metered = watchedD1(env.DB, { rowsRead: (n) => (rowsRead += n) });
+  return { chats: await unreadChats({ db: openDb(metered) }), rowsRead };
 }
 
 describe("who may call the admin API", () => {
@@ -399,7 +384,7 @@ describe("money health", () => {
   async function failedPayout() {
     const job = await submittedJob();
     const deps = makeDeps(env, () => {});
-    await approveWork(deps, await findUserById(deps.db, job.hirer.id), job.gigId);
+    await approveWork(deps, await findUserById(deps, job.hirer.id), job.gigId);
     const [payout] = await payoutsOf(job.gigId);
     const failing = makeDeps(env, () => {}, { devWallet: { faults: () => "fail" } });
     expect(await attemptPayout(failing, payout!.id)).toBe("failed");
@@ -447,7 +432,7 @@ describe("money health", () => {
     const admin = await adminSignIn();
     const job = await submittedJob();
     const deps = makeDeps(env, () => {});
-    await approveWork(deps, await findUserById(deps.db, job.hirer.id), job.gigId);
+    await approveWork(deps, await findUserById(deps, job.hirer.id), job.gigId);
     const [payout] = await payoutsOf(job.gigId);
     const lost = makeDeps(env, () => {}, { devWallet: { faults: () => "unknown_after_paying" } });
     expect(await attemptPayout(lost, payout!.id)).toBe("in_flight");
@@ -458,7 +443,7 @@ describe("money health", () => {
     expect((await asAdmin(admin, `/api/admin/payouts/${payout!.id}/retry`, "POST")).status).toBe(409);
     expect(list((await asAdmin(admin, "/api/admin/money")).body.payouts as Json).map((p) => p.id)).not.toContain(payout!.id);
 
-    await env.DB.prepare("UPDATE payouts SET updated_at = ? WHERE id = ?").bind(new Date(Date.now() - 10 * 60_000).toISOString(), payout!.id).run();
+    await statement("UPDATE payouts SET updated_at = ? WHERE id = ?", new Date(Date.now() - 10 * 60_000).toISOString(), payout!.id).run();
     expect(list((await asAdmin(admin, "/api/admin/money")).body.payouts as Json).find((p) => p.id === payout!.id)).toMatchObject({ status: "in_flight", problem: "stuck" });
     expect((await asAdmin(admin, `/api/admin/payouts/${payout!.id}/retry`, "POST")).body).toMatchObject({ status: "succeeded" });
     expect(await receivedBy(address)).toBe(9_750);
@@ -468,11 +453,11 @@ describe("money health", () => {
   it("shows a ledger problem when the books do not balance", async () => {
     const admin = await adminSignIn();
     const tx = crypto.randomUUID();
-    await env.DB.prepare("INSERT INTO ledger_entries (tx_id, account, amount, memo) VALUES (?, 'fees', 5, 'test: unbalanced')").bind(tx).run();
+    await statement("INSERT INTO ledger_entries (tx_id, account, amount, memo) VALUES (?, 'fees', 5, 'test: unbalanced')", tx).run();
     const health = (await asAdmin(admin, "/api/admin/money")).body;
     expect(health.ledger.ok).toBe(false);
     expect(health.ledger.problems.join(" ")).toContain(tx);
-    await env.DB.prepare("DELETE FROM ledger_entries WHERE tx_id = ?").bind(tx).run();
+    await statement("DELETE FROM ledger_entries WHERE tx_id = ?", tx).run();
     expect((await asAdmin(admin, "/api/admin/money")).body.ledger.ok).toBe(true);
   });
 });

@@ -38,7 +38,7 @@ const bulkDelete = z.object({
 export const adminRoutes = new Hono<AppEnv>()
   .post("/auth", async (c) => {
     const { pin } = await parseJson(c, adminPinSchema);
-    const { adminToken, expiresAt } = await signInAdmin(c.env.DB, c.env, {
+    const { adminToken, expiresAt } = await signInAdmin(depsOf(c), c.env, {
       pin,
       client: adminClientOf(c.req.header("cf-connecting-ip")),
       member: c.var.user,
@@ -47,10 +47,10 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .post("/logout", async (c) => {
     const token = c.req.header(ADMIN_TOKEN_HEADER);
-    if (token) await signOutAdmin(c.env.DB, token);
+    if (token) await signOutAdmin(depsOf(c), token);
     return c.json({ success: true });
   })
-  .get("/stats", async (c) => c.json(await adminStats(c.env.DB)))
+  .get("/stats", async (c) => c.json(await adminStats(depsOf(c))))
   .get("/money", async (c) => c.json(await moneyHealth(depsOf(c))))
   .post("/payouts/:id/retry", async (c) => {
     // A retry claims the payout before it reaches the wallet: with payments off it must not start.
@@ -72,10 +72,10 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json({ success: true, ...(await deleteGigsAsAdmin(depsOf(c), ids)) });
   })
   .delete("/gigs/:id", async (c) => c.json({ success: true, ...(await deleteGigAsAdmin(depsOf(c), c.req.param("id"))) }))
-  .get("/suggestions", async (c) => c.json(await listSuggestions(c.var.db)))
+  .get("/suggestions", async (c) => c.json(await listSuggestions(depsOf(c))))
   .patch("/suggestions/:id", async (c) => {
     const { status } = await parseJson(c, suggestionUpdateSchema);
-    return c.json(await updateSuggestion(c.var.db, c.req.param("id"), status));
+    return c.json(await updateSuggestion(depsOf(c), c.req.param("id"), status));
   })
   .get("/disputes", async (c) => c.json(await listDisputes(depsOf(c))))
   .post("/disputes/:gigId/resolve", async (c) => {
@@ -84,7 +84,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .get("/unread-chats", async (c) => {
     c.header("Cache-Control", "no-store");
-    return c.json(await unreadChats(c.env.DB));
+    return c.json(await unreadChats(depsOf(c)));
   })
   .get("/chat/:gigId", async (c) => {
     c.header("Cache-Control", "no-store");

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { api, call, getChallenge, loginEvent, signUp } from "../test/factories";
 import { anotherSession } from "../test/sockets";
+import { statement } from "../db/test-statements";
 
 async function verify(body: unknown) {
   return api("/api/auth/nostr/verify", { method: "POST", json: body });
@@ -105,8 +106,7 @@ describe("POST /api/auth/nostr/verify", () => {
 
   it("refuses an expired challenge and an unknown one", async () => {
     const { challenge, challengeId } = await getChallenge();
-    await env.DB.prepare("UPDATE auth_challenges SET expires_at = ? WHERE id = ?")
-      .bind(new Date(Date.now() - 1000).toISOString(), challengeId)
+    await statement("UPDATE auth_challenges SET expires_at = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), challengeId)
       .run();
     await expectRefused(await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId }), 401, /expired/);
     await expectRefused(
@@ -127,7 +127,7 @@ describe("POST /api/auth/nostr/verify", () => {
     const res = await verify({ event: signedForRelay, challengeId });
     await expectRefused(res, 401, /must name this site \(https:\/\/gigstr\.test\) in its relay tag/);
     // No session came of it; the challenge is still unused, so nothing was consumed either.
-    const row = await env.DB.prepare("SELECT consumed_at FROM auth_challenges WHERE id = ?").bind(challengeId).first();
+    const row = await statement("SELECT consumed_at FROM auth_challenges WHERE id = ?", challengeId).first();
     expect(row).toEqual({ consumed_at: null });
     expect(await call("/api/user/me", victim.token)).toMatchObject({ status: 200, body: { lightningAddress: "victim@wallet.test" } });
   });
@@ -252,7 +252,7 @@ describe("sessions their owner controls", () => {
   it("records when a session was last used, at most every five minutes", async () => {
     const member = await signUp();
     const old = new Date(Date.now() - 60 * 60 * 1000).toISOString();
-    await env.DB.prepare("UPDATE sessions SET last_used_at = ? WHERE user_id = ?").bind(old, member.id).run();
+    await statement("UPDATE sessions SET last_used_at = ? WHERE user_id = ?", old, member.id).run();
     await call("/api/user/me", member.token);
     const [session] = (await call("/api/auth/sessions", member.token)).body as unknown as Array<{ lastUsedAt: string }>;
     expect(Date.parse(session!.lastUsedAt)).toBeGreaterThan(Date.parse(old));

@@ -8,6 +8,7 @@ import { ownUser } from "../services/users";
 import { aliasDomainOf } from "./config";
 import { parseJson } from "./parse";
 import { rateLimit } from "../rate-limits";
+import { depsOf } from "./deps";
 
 const verifyBody = z.object({
   event: nostrEventSchema,
@@ -15,11 +16,11 @@ const verifyBody = z.object({
 });
 
 export const authRoutes = new Hono<AppEnv>()
-  .post("/nostr/challenge", rateLimit("loginChallenge"), async (c) => c.json(await createLoginChallenge(c.var.db)))
+  .post("/nostr/challenge", rateLimit("loginChallenge"), async (c) => c.json(await createLoginChallenge(depsOf(c))))
   .post("/nostr/verify", async (c) => {
     const { event, challengeId } = await parseJson(c, verifyBody);
     const { sessionToken, user } = await signInWithNostr(
-      c.var.db,
+      depsOf(c),
       event,
       challengeId,
       siteOrigins(c.req.url, c.env.ALIAS_DOMAIN),
@@ -30,13 +31,13 @@ export const authRoutes = new Hono<AppEnv>()
   // Beyond the spec: logging out ends the session here too, so a copy of the token is no use afterwards.
   // Members only (the access table): the session is the caller's own.
   .post("/logout", async (c) => {
-    await endSession(c.var.db, bearerToken(c.req.header("authorization"))!);
+    await endSession(depsOf(c), bearerToken(c.req.header("authorization"))!);
     return c.json({ success: true });
   })
   // Sessions their owner controls (issue 14): see where one is signed in, end one, or end them all.
-  .get("/sessions", async (c) => c.json(await listSessions(c.var.db, requireMember(c).id, c.var.sessionId ?? "")))
+  .get("/sessions", async (c) => c.json(await listSessions(depsOf(c), requireMember(c).id, c.var.sessionId ?? "")))
   .delete("/sessions/:id", async (c) => {
-    await endSessionById(c.var.db, requireMember(c).id, c.req.param("id"));
+    await endSessionById(depsOf(c), requireMember(c).id, c.req.param("id"));
     return c.json({ success: true });
   })
-  .post("/logout-all", async (c) => c.json({ success: true, ended: await endAllSessions(c.var.db, requireMember(c).id) }));
+  .post("/logout-all", async (c) => c.json({ success: true, ended: await endAllSessions(depsOf(c), requireMember(c).id) }));

@@ -2,10 +2,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../context";
-import { openDb } from "../db/client";
 import { HISTORY_PAGE_MAX, listChatMessages } from "../services/chat";
-import { loadGig } from "../services/gigs";
+import { loadGig } from "../services/gig-views";
 import { parseQuery } from "./parse";
+import { depsOf } from "./deps";
 
 const historyQuery = z.object({
   limit: z.coerce.number().int().min(1, "limit must be between 1 and 100").max(HISTORY_PAGE_MAX, "limit must be between 1 and 100").default(HISTORY_PAGE_MAX),
@@ -15,7 +15,7 @@ const historyQuery = z.object({
 /** `GET /api/gigs/{id}/messages`: oldest first; `X-Next-Cursor` (pass as `before`) pages back. */
 export const chatHistoryRoutes = new Hono<AppEnv>().get("/:id/messages", async (c) => {
   const page = parseQuery(c, historyQuery);
-  const history = await listChatMessages({ db: c.var.db }, c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin }, page);
+  const history = await listChatMessages(depsOf(c), c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin }, page);
   if (history.nextCursor) c.header("X-Next-Cursor", history.nextCursor);
   return c.json(history.messages);
 });
@@ -35,7 +35,7 @@ export const chatSocketRoutes = new Hono<AppEnv>().get("/", async (c) => {
   }
   const gigId = z.string().min(1).max(64).safeParse(c.req.query("gigId"));
   if (!gigId.success) return c.json({ message: "gigId is required: connect to /ws?gigId=<gig id>", error: "invalid_input" }, 400);
-  await loadGig({ db: openDb(c.env.DB) }, gigId.data);
+  await loadGig(depsOf(c), gigId.data);
   const room = c.env.GIG_ROOM.get(c.env.GIG_ROOM.idFromName(gigId.data));
   return room.fetch(c.req.raw);
 });

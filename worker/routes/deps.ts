@@ -2,7 +2,17 @@ import type { AppContext } from "../context";
 import { makeDeps } from "../composition";
 import type { Deps } from "../services/deps";
 
-/** The services' dependencies for one request; deferred work outlives the answer through waitUntil. */
+const perRequest = new WeakMap<AppContext, Deps>();
+
+/**
+ * The one way a route gets what its services need: the request's database, the Lightning backend, and
+ * deferred work that outlives the answer through waitUntil. Built once per request.
+ */
 export function depsOf(c: AppContext): Deps {
-  return makeDeps(c.env, (work) => c.executionCtx.waitUntil(work()), { db: c.var.db, origin: new URL(c.req.url).origin });
+  let deps = perRequest.get(c);
+  if (!deps) {
+    deps = makeDeps(c.env, (work) => c.executionCtx.waitUntil(work()), { db: c.var.db, origin: new URL(c.req.url).origin });
+    perRequest.set(c, deps);
+  }
+  return deps;
 }

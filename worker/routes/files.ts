@@ -6,17 +6,18 @@ import { requireMember } from "../auth/middleware";
 import { contentDisposition, createUploadTicket, downloadContentType, openAttachment, receiveUpload } from "../services/files";
 import { parseJson } from "./parse";
 import { rateLimit } from "../rate-limits";
+import { depsOf } from "./deps";
 
 export const objectRoutes = new Hono<AppEnv>()
   /** A one-time URL to PUT one file to (15 minutes), and the path that names the file afterwards. */
   .post("/upload", rateLimit("uploadUrl"), async (c) => {
     const me = requireMember(c);
     const request = await parseJson(c, uploadRequestSchema);
-    return c.json(await createUploadTicket(c.var.db, me, request));
+    return c.json(await createUploadTicket(depsOf(c), me, request));
   })
   /** The token in the path is the credential (no session needed): it is single use and short-lived. */
   .put("/upload/:token", async (c) => {
-    const stored = await receiveUpload({ db: c.var.db, env: c.env }, c.req.param("token"), c.req.raw.body, {
+    const stored = await receiveUpload(depsOf(c), c.req.param("token"), c.req.raw.body, {
       contentLength: c.req.header("content-length"),
       contentType: c.req.header("content-type"),
     });
@@ -24,7 +25,7 @@ export const objectRoutes = new Hono<AppEnv>()
   });
 
 export const attachmentRoutes = new Hono<AppEnv>().get("/:id/download", async (c) => {
-  const { attachment, object } = await openAttachment({ db: c.var.db, env: c.env }, c.req.param("id"), {
+  const { attachment, object } = await openAttachment(depsOf(c), c.req.param("id"), {
     userId: c.var.user?.id ?? null,
     isAdmin: c.var.isAdmin,
   });

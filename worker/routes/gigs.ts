@@ -14,7 +14,8 @@ import type { AppEnv } from "../context";
 import { requireMember } from "../auth/middleware";
 import { depsOf } from "./deps";
 import { parseJson, parseQuery } from "./parse";
-import { getGig, listGigs, postGig } from "../services/gigs";
+import { listGigs, postGig } from "../services/gigs";
+import { getGig } from "../services/gig-views";
 import { approveWork, cancelGig, claimGig, editGig, raiseDispute, requestRevision, startWork, submitWork } from "../services/gig-actions";
 import { listGigEvents } from "../services/gig-events";
 import { listInterest, sendInterest } from "../services/interest";
@@ -71,7 +72,7 @@ export const gigRoutes = new Hono<AppEnv>()
   })
   .get("/:id/events", async (c) => {
     const { gig, since } = await gigHistoryForParty(depsOf(c), c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin });
-    return c.json(await listGigEvents(c.var.db, gig.id, since));
+    return c.json(await listGigEvents(depsOf(c), gig.id, since));
   })
   .post("/:id/claim", rateLimit("hire"), async (c) => c.json(await claimGig(depsOf(c), requireMember(c), c.req.param("id"))))
   .post("/:id/cancel", async (c) => c.json({ success: true, ...(await cancelGig(depsOf(c), requireMember(c), c.req.param("id"))) }))
@@ -82,7 +83,7 @@ export const gigRoutes = new Hono<AppEnv>()
   .post("/:id/submit", async (c) => {
     const me = requireMember(c);
     const body = await parseJson(c, submitBody);
-    const files = await prepareAttachments(c.var.db, me.id, c.req.param("id"), body.attachments);
+    const files = await prepareAttachments(depsOf(c), me.id, c.req.param("id"), body.attachments);
     try {
       await submitWork(depsOf(c), me, c.req.param("id"), body.workSubmission, files.map((f) => f.view), (change, won) =>
         insertAttachments(change, won, files),

@@ -6,6 +6,7 @@ import worker from "../index";
 import { makeDeps } from "../composition";
 import { postGig, signUp } from "../test/factories";
 import { webhookBytes } from "../lightning/test-helpers";
+import { statement } from "../db/test-statements";
 
 const SECRET = "lightning-route-test-secret";
 
@@ -30,7 +31,7 @@ async function paidButNotTold() {
   return { gigId: posted.gig.id as string, paymentHash: paid.paymentHash, bolt11: posted.paymentRequest! };
 }
 
-const invoiceStatus = (gigId: string) => env.DB.prepare("SELECT status FROM invoices WHERE gig_id = ?").bind(gigId).first("status");
+const invoiceStatus = (gigId: string) => statement("SELECT status FROM invoices WHERE gig_id = ?", gigId).first("status");
 
 /** The payment record LNbits serialises (Payment.json()), for the invoice it settled. */
 function lnbitsRecord(paymentHash: string, bolt11: string) {

@@ -1,24 +1,15 @@
+// The Lightning doors: the wallet's webhook, and on a local run the payer's stand-in (POST /api/dev/invoices/pay).
 import { Hono } from "hono";
 import { z } from "zod";
-import { eq } from "drizzle-orm";
 import type { AppEnv } from "../context";
-import { invoices } from "../db/schema";
 import { AppError, notFound } from "../errors";
 import { timingSafeEqual } from "../auth/tokens";
-import { DevWalletError } from "../lightning/dev-backend";
 import { lnbitsSignatureValid } from "../lightning/lnbits";
-import { checkInvoice, markInvoicePaid } from "../services/escrow";
+import { payAsPayer } from "../services/dev-payments";
+import { invoiceChanged } from "../services/escrow";
 import { depsOf } from "./deps";
 import { isLocalRun } from "../deployment";
-import type { Deps } from "../services/deps";
 import { parseJson } from "./parse";
-
-const DEV_WALLET_STATUS: Record<DevWalletError["code"], 400 | 404 | 409> = {
-  invalid_invoice: 400,
-  invalid_request: 400,
-  unknown_invoice: 404,
-  expired: 409,
-};
 
 const devPayBody = z.object({
   paymentRequest: z.string({ error: "paymentRequest is required" }).trim().min(1, "paymentRequest is required"),
@@ -37,27 +28,8 @@ export const devWalletRoutes = new Hono<AppEnv>().post("/invoices/pay", async (c
   const localWallet = isLocalRun(c.env) ? c.env.LOCAL_WALLET_URL : undefined;
   if (!deps.devWallet && !localWallet) throw notFound();
   const { paymentRequest, webhook } = await parseJson(c, devPayBody);
-  if (!deps.devWallet) return c.json(await payThroughLocalWallet(deps, localWallet!, paymentRequest, webhook));
-  try {
-    const paid = await deps.devWallet.payDevInvoice(paymentRequest);
-    // The dev wallet is its own node: tell escrow at once, as a webhook would (unless asked not to).
-    const outcome = webhook ? await markInvoicePaid(deps, paid.paymentHash) : null;
-    return c.json({ paid: true, paymentHash: paid.paymentHash, amount: paid.amountSats, alreadyPaid: paid.alreadyPaid, outcome });
-  } catch (err) {
-    if (err instanceof DevWalletError) throw new AppError(DEV_WALLET_STATUS[err.code], err.code, err.message);
-    throw err;
-  }
+  return c.json(await payAsPayer(deps, localWallet, paymentRequest, webhook));
 });
-
-/** The local wallet pays; then the invoice is looked up at the platform's wallet (as its watcher would). */
-async function payThroughLocalWallet(deps: Deps, walletUrl: string, paymentRequest: string, lookUp: boolean) {
-  const res = await fetch(new URL("/pay", walletUrl), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ paymentRequest }) });
-  const answer = (await res.json()) as { paymentHash?: string; amount?: number; alreadyPaid?: boolean; message?: string; error?: string };
-  if (!res.ok || !answer.paymentHash) throw new AppError(res.status === 404 ? 404 : 400, answer.error ?? "unknown_invoice", answer.message ?? "The local wallet could not pay this invoice");
-  let outcome: Awaited<ReturnType<typeof markInvoicePaid>> | null = null;
-  if (lookUp && (await deps.lightning.lookupInvoice(answer.paymentHash)).status === "paid") outcome = await markInvoicePaid(deps, answer.paymentHash);
-  return { paid: true, paymentHash: answer.paymentHash, amount: answer.amount, alreadyPaid: answer.alreadyPaid ?? false, outcome };
-}
 
 const webhookPayment = z.object({ payment_hash: z.string().optional(), paymentHash: z.string().optional() }).passthrough();
 /**
@@ -88,9 +60,6 @@ export const webhookRoutes = new Hono<AppEnv>().post("/lightning/:secret", async
   const body = await parseJson(c, webhookBody);
   const hash = body.payment_hash ?? body.paymentHash;
   if (!hash) return c.json({ received: true });
-  const deps = depsOf(c);
-  const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.paymentHash, hash) });
-  // An expired invoice too: a payment that settled after we stopped waiting is refunded (markInvoicePaid).
-  if (invoice && invoice.status !== "paid") await checkInvoice(deps, invoice);
+  await invoiceChanged(depsOf(c), hash);
   return c.json({ received: true });
 });

@@ -5,6 +5,7 @@ import { api, call, signUp } from "../test/factories";
 import { makeDeps } from "../composition";
 import { DevWallet } from "../lightning/dev-backend";
 import { decodeInvoice, sha256Hex } from "../lightning/invoice";
+import { statement } from "../db/test-statements";
 
 async function memberWithAlias() {
   const name = `al${crypto.randomUUID().slice(0, 8)}`;
@@ -34,7 +35,7 @@ describe("GET /.well-known/lnurlp/<alias>", () => {
     const wallet = makeDeps(env, () => {}).devWallet!;
     expect((await wallet.payInvoice(pr, 10)).status).toBe("succeeded");
     expect(await wallet.receivedBy(name)).toBe(21);
-    const ledger = await env.DB.prepare("SELECT COUNT(*) AS n FROM ledger_entries WHERE memo LIKE '%alias%'").first<{ n: number }>();
+    const ledger = await statement("SELECT COUNT(*) AS n FROM ledger_entries WHERE memo LIKE '%alias%'").first<{ n: number }>();
     expect(ledger?.n).toBe(0);
   });
 
@@ -72,7 +73,7 @@ describe("GET /.well-known/lnurlp/<alias>", () => {
     expect((await call("/api/user/me", m.token)).body.lightningAddress).toBe(`${name}@wallet.test`);
 
     // An old row that points at this site anyway is answered with a LUD-06 error, never fetched.
-    await env.DB.prepare("UPDATE users SET lightning_address = ? WHERE id = ?").bind(`${other.alias}@gigstr.test`, m.id).run();
+    await statement("UPDATE users SET lightning_address = ? WHERE id = ?", `${other.alias}@gigstr.test`, m.id).run();
     for (const path of [`/.well-known/lnurlp/${alias}`, `/.well-known/lnurlp/${alias}/callback?amount=21000`]) {
       const res = await api(path);
       expect(res.status).toBe(404);

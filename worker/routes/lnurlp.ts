@@ -2,10 +2,9 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../context";
 import { aliasDomainOf } from "./config";
-import { openDb } from "../db/client";
-import { makeDeps } from "../composition";
 import { LnurlError } from "../lightning/lnurl";
 import { AliasError, aliasInvoice, aliasPayRequest } from "../services/alias-lnurl";
+import { depsOf } from "./deps";
 
 const lnurlError = (reason: string, status: 400 | 404 | 502 = 400) => ({ body: { status: "ERROR", reason }, status });
 
@@ -23,7 +22,7 @@ const ownHosts = (c: AppContext) => [new URL(c.req.url).hostname, aliasDomainOf(
 export const lnurlpRoutes = new Hono<AppEnv>()
   .get("/:alias", async (c) => {
     const alias = c.req.param("alias");
-    const deps = makeDeps(c.env, () => {}, { db: openDb(c.env.DB) });
+    const deps = depsOf(c);
     const callback = new URL(`/.well-known/lnurlp/${encodeURIComponent(alias)}/callback`, c.req.url).toString();
     try {
       return c.json(await aliasPayRequest(deps.db, deps.lnurl, alias, callback, ownHosts(c)));
@@ -35,7 +34,7 @@ export const lnurlpRoutes = new Hono<AppEnv>()
   .get("/:alias/callback", async (c) => {
     const amount = Number(c.req.query("amount"));
     if (!Number.isSafeInteger(amount) || amount <= 0) return c.json({ status: "ERROR", reason: "amount (msat) is required" }, 400);
-    const deps = makeDeps(c.env, () => {}, { db: openDb(c.env.DB) });
+    const deps = depsOf(c);
     try {
       return c.json(await aliasInvoice(deps.db, deps.lnurl, c.req.param("alias"), amount, ownHosts(c), c.req.query("comment")));
     } catch (err) {

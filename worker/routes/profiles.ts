@@ -8,28 +8,29 @@ import { addPortfolioItem, editPortfolioItem, portfolioOf, removePortfolioItem }
 import { reviewsOf } from "../services/reviews";
 import { parseJson } from "./parse";
 import { rateLimit } from "../rate-limits";
+import { depsOf } from "./deps";
 
 /** /api/portfolio */
 export const portfolioRoutes = new Hono<AppEnv>()
   .get("/user/:userId", async (c) => {
-    const user = await findUserById(c.var.db, c.req.param("userId"));
-    return c.json(await portfolioOf(c.var.db, user.id));
+    const user = await findUserById(depsOf(c), c.req.param("userId"));
+    return c.json(await portfolioOf(depsOf(c), user.id));
   })
   .post("/", rateLimit("portfolio"), async (c) => {
     const me = requireMember(c);
-    return c.json(await addPortfolioItem(c.var.db, me, await parseJson(c, portfolioItemSchema)), 201);
+    return c.json(await addPortfolioItem(depsOf(c), me, await parseJson(c, portfolioItemSchema)), 201);
   })
   .patch("/:id", rateLimit("portfolio"), async (c) => {
     const me = requireMember(c);
-    return c.json(await editPortfolioItem(c.var.db, me, c.req.param("id"), await parseJson(c, portfolioEditSchema)));
+    return c.json(await editPortfolioItem(depsOf(c), me, c.req.param("id"), await parseJson(c, portfolioEditSchema)));
   })
   .delete("/:id", async (c) => {
-    await removePortfolioItem(c.var.db, requireMember(c), c.req.param("id"));
+    await removePortfolioItem(depsOf(c), requireMember(c), c.req.param("id"));
     return c.json({ success: true });
   });
 
 /** /api/reviews */
 export const reviewRoutes = new Hono<AppEnv>().get("/user/:userId", async (c) => {
-  const user = await findUserById(c.var.db, c.req.param("userId"));
-  return c.json(await reviewsOf(c.var.db, user.id));
+  const user = await findUserById(depsOf(c), c.req.param("userId"));
+  return c.json(await reviewsOf(depsOf(c), user.id));
 });

@@ -8,6 +8,7 @@ import { requireMember } from "../auth/middleware";
 import { listReports, reportGig, updateReport } from "../services/reports";
 import { parseJson, parseQuery } from "./parse";
 import { rateLimit } from "../rate-limits";
+import { depsOf } from "./deps";
 
 const listQuery = z.object({
   status: z.enum([...REPORT_STATUSES, "all"], { error: "Unknown status" }).transform((s) => (s === "all" ? undefined : s)).optional(),
@@ -19,14 +20,14 @@ export const reportRoutes = new Hono<AppEnv>()
   .post("/", rateLimit("report"), async (c) => {
     const me = requireMember(c);
     const input = await parseJson(c, gigReportSchema);
-    return c.json(await reportGig({ db: c.var.db }, me, input), 201);
+    return c.json(await reportGig(depsOf(c), me, input), 201);
   })
   .get("/", async (c) => {
-    const page = await listReports({ db: c.var.db }, parseQuery(c, listQuery));
+    const page = await listReports(depsOf(c), parseQuery(c, listQuery));
     if (page.nextCursor) c.header("X-Next-Cursor", page.nextCursor);
     return c.json(page.reports);
   })
   .patch("/:id", async (c) => {
     const update = await parseJson(c, reportUpdateSchema);
-    return c.json(await updateReport({ db: c.var.db }, c.req.param("id"), update));
+    return c.json(await updateReport(depsOf(c), c.req.param("id"), update));
   });

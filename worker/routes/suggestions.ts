@@ -6,9 +6,10 @@ import { requireMember } from "../auth/middleware";
 import { sendSuggestion } from "../services/suggestions";
 import { parseJson } from "./parse";
 import { rateLimit } from "../rate-limits";
+import { depsOf } from "./deps";
 
 export const suggestionRoutes = new Hono<AppEnv>().post("/", rateLimit("suggestion"), async (c) => {
   const me = requireMember(c);
   const { suggestion } = await parseJson(c, suggestionSchema);
-  return c.json(await sendSuggestion(c.var.db, me, suggestion), 201);
+  return c.json(await sendSuggestion(depsOf(c), me, suggestion), 201);
 });

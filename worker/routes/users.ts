@@ -24,7 +24,7 @@ export const meRoutes = new Hono<AppEnv>()
     const me = requireMember(c);
     const edit = await parseJson(c, profileUpdateSchema);
     const aliasDomain = aliasDomainOf(c);
-    const updated = await updateProfile(c.var.db, me, edit, aliasDomain);
+    const updated = await updateProfile(depsOf(c), me, edit, aliasDomain);
     // A new Lightning address is where failed payouts can go now: tried again at once, after the answer.
     if (updated.lightningAddress && updated.lightningAddress !== me.lightningAddress) {
       const deps = depsOf(c);
@@ -39,13 +39,13 @@ export const meRoutes = new Hono<AppEnv>()
 
 /** /api/users: public profiles. */
 export const userRoutes = new Hono<AppEnv>()
-  .get("/by-npub/:npub", async (c) => c.json(publicUser(await findUserByNpub(c.var.db, c.req.param("npub")))))
-  .get("/:id", async (c) => c.json(publicUser(await findUserById(c.var.db, c.req.param("id")))));
+  .get("/by-npub/:npub", async (c) => c.json(publicUser(await findUserByNpub(depsOf(c), c.req.param("npub")))))
+  .get("/:id", async (c) => c.json(publicUser(await findUserById(depsOf(c), c.req.param("id")))));
 
 const aliasQuery = z.object({ alias: z.string().trim().toLowerCase().pipe(aliasSchema) });
 
 /** /api/check-gigstr-alias?alias= */
 export const aliasCheckRoutes = new Hono<AppEnv>().get("/", async (c) => {
   const { alias } = parseQuery(c, aliasQuery);
-  return c.json({ alias, available: await isAliasAvailable(c.var.db, alias) });
+  return c.json({ alias, available: await isAliasAvailable(depsOf(c), alias) });
 });

@@ -6,6 +6,7 @@ import { adminSignIn, adminApi, asAdmin } from "../test/admin";
 import { api, call, claimedJob, submittedJob } from "../test/factories";
 import { pdfTextLines } from "../test/pdf";
 import { escrowBalance, expectLedgerBalanced, payoutsOf, receivedBy } from "../test/money";
+import { statement } from "../db/test-statements";
 
 /** A 10,000 sat job in dispute (raised by the hirer): 10,250 in escrow. */
 async function disputedJob(payment = 10_000) {
@@ -16,14 +17,13 @@ async function disputedJob(payment = 10_000) {
 }
 
 async function reputation(userId: string) {
-  return env.DB.prepare("SELECT completed_gigs AS completed, successful_gigs AS successful FROM users WHERE id = ?").bind(userId).first<{ completed: number; successful: number }>();
+  return statement("SELECT completed_gigs AS completed, successful_gigs AS successful FROM users WHERE id = ?", userId).first<{ completed: number; successful: number }>();
 }
 
 async function feesOf(gigId: string) {
-  const tx = await env.DB.prepare(
+  const tx = await statement(
     "SELECT COALESCE(SUM(amount), 0) AS fees FROM ledger_entries WHERE account = 'fees' AND tx_id IN (SELECT tx_id FROM ledger_entries WHERE account = ?)",
-  )
-    .bind(`escrow:${gigId}`)
+  `escrow:${gigId}`)
     .first<{ fees: number }>();
   return tx!.fees;
 }

@@ -7,9 +7,9 @@ import type { DisputeResolutionInput } from "../../domain/admin";
 import { platformFee, refundAmount, splitPayouts, totalCharge, workerPayout } from "../../domain/fees";
 import type { AtomicChange, Cas } from "../db/atomic";
 import { gigEvents, gigs, users } from "../db/schema";
-import { refundEscrow, splitEscrow } from "./escrow";
-import { applyTransition, authorise, completionRows } from "./gig-actions";
-import { loadGig } from "./gigs";
+import { completionRows, refundEscrow, splitEscrow } from "./escrow";
+import { applyTransition, authorise } from "./gig-transitions";
+import { loadGig } from "./gig-views";
 import type { GigRow } from "./gig-views";
 import type { Deps } from "./deps";
 import type { DisputeView, GigEditChange, GigEditRecord, Party } from "../../domain/admin-views";
@@ -112,8 +112,8 @@ function settlementOf(gig: GigRow, input: DisputeResolutionInput) {
         set: { status: "cancelled", escrowStatus: "refunded", resolution: "refund_hirer", cancelledAt: new Date().toISOString() },
         rows: (change: AtomicChange, won: Cas) => {
           const payoutId = refundEscrow(change, won, gig);
-          change.increment("users", gig.workerId!, { completedGigs: 1 }, won);
-          change.increment("users", gig.hirerId!, { completedGigs: 1, successfulGigs: 1 }, won);
+          change.increment(users, gig.workerId!, { completedGigs: 1 }, won);
+          change.increment(users, gig.hirerId!, { completedGigs: 1, successfulGigs: 1 }, won);
           return [payoutId];
         },
         tell: { hirer: `the escrow of ${refundAmount(gig.payment).toLocaleString("en-US")} sats is refunded to you`, worker: "the escrow is refunded to the hirer" },
@@ -132,8 +132,8 @@ function settlementOf(gig: GigRow, input: DisputeResolutionInput) {
         set: { status: "completed", escrowStatus: "released", resolution: "split", completedAt: new Date().toISOString() },
         rows: (change: AtomicChange, won: Cas) => {
           const payoutIds = splitEscrow(change, won, gig, split.worker, split.hirer);
-          change.increment("users", gig.workerId!, { completedGigs: 1, successfulGigs: input.workerSharePercent >= 50 ? 1 : 0 }, won);
-          change.increment("users", gig.hirerId!, { completedGigs: 1, successfulGigs: 1 }, won);
+          change.increment(users, gig.workerId!, { completedGigs: 1, successfulGigs: input.workerSharePercent >= 50 ? 1 : 0 }, won);
+          change.increment(users, gig.hirerId!, { completedGigs: 1, successfulGigs: 1 }, won);
           return payoutIds;
         },
         tell: {

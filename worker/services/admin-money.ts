@@ -36,10 +36,10 @@ async function walletCheckOf(deps: Pick<Deps, "lightning">): Promise<WalletCheck
   }
 }
 
-export async function moneyHealth(deps: Pick<Deps, "db" | "d1" | "lightning">, now = new Date(), limit = 100): Promise<MoneyHealth> {
+export async function moneyHealth(deps: Pick<Deps, "db" | "lightning">, now = new Date(), limit = 100): Promise<MoneyHealth> {
   const stuckBefore = new Date(now.getTime() - STUCK_AFTER_MS).toISOString();
   const [ledger, wallet, backends, rows] = await Promise.all([
-    checkLedger(deps.d1),
+    checkLedger(deps.db),
     walletCheckOf(deps),
     deps.db.select().from(backendStatus).orderBy(asc(backendStatus.backend)),
     deps.db

@@ -4,13 +4,13 @@ import { and, desc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { refundAmount } from "../../domain/fees";
 import type { GigStatus, GigType } from "../../domain/gig";
 import { where } from "../db/atomic";
-import { gigs, users } from "../db/schema";
+import type { Db } from "../db/client";
+import { gigReports, gigs, ledgerEntries, users } from "../db/schema";
 import { AppError, badRequest, notFound } from "../errors";
 import { refundEscrow } from "./escrow";
-import { applyTransition } from "./gig-actions";
-import { gigView, type GigRow, type GigView, type PosterRow } from "./gig-views";
+import { applyTransition } from "./gig-transitions";
+import { gigView, posterColumns, REMOVED_BY_ADMIN as DELETED_BY_ADMIN, type GigRow, type GigView, type PosterRow } from "./gig-views";
 import type { Deps } from "./deps";
-import { posterColumns, REMOVED_BY_ADMIN as DELETED_BY_ADMIN } from "./gigs";
 import type { AdminStats } from "../../domain/admin-views";
 
 export type { AdminStats };
@@ -22,28 +22,28 @@ export { DELETED_BY_ADMIN };
 export const ACTIVE_STATUSES = ["claimed", "in_progress", "needs_revision", "work_submitted"] as const;
 
 /** Computed from the ledger and the gigs table each time, never from counters that could drift. */
-export async function adminStats(d1: D1Database): Promise<AdminStats> {
-  const [money, counts, people] = await d1.batch<Record<string, number>>([
+export async function adminStats({ db }: Pick<Deps, "db">): Promise<AdminStats> {
+  const [money, counts, people] = await Promise.all([
     // `account >= 'escrow:' AND account < 'escrow;'` is the prefix range that the account index serves.
-    d1.prepare(
-      `SELECT
+    db.get<{ escrow: number; fees: number }>(
+      sql`SELECT
          COALESCE(SUM(CASE WHEN account >= 'escrow:' AND account < 'escrow;' THEN amount END), 0) AS escrow,
          COALESCE(SUM(CASE WHEN account = 'fees' THEN amount END), 0) AS fees
-       FROM ledger_entries WHERE (account >= 'escrow:' AND account < 'escrow;') OR account = 'fees'`,
+       FROM ${ledgerEntries} WHERE (account >= 'escrow:' AND account < 'escrow;') OR account = 'fees'`,
     ),
-    d1.prepare(
-      `SELECT
-         COALESCE(SUM(status IN (${ACTIVE_STATUSES.map((s) => `'${s}'`).join(", ")})), 0) AS active,
+    db.get<{ active: number; open: number; completed: number; disputed: number }>(
+      sql`SELECT
+         COALESCE(SUM(status IN ${ACTIVE_STATUSES}), 0) AS active,
          COALESCE(SUM(status = 'open'), 0) AS open,
          COALESCE(SUM(status = 'completed'), 0) AS completed,
          COALESCE(SUM(status = 'disputed'), 0) AS disputed
-       FROM gigs`,
+       FROM ${gigs}`,
     ),
-    d1.prepare("SELECT COUNT(*) AS users FROM users WHERE deleted_at IS NULL"),
+    db.get<{ users: number }>(sql`SELECT COUNT(*) AS users FROM ${users} WHERE deleted_at IS NULL`),
   ]);
-  const m = money!.results[0] ?? {};
-  const g = counts!.results[0] ?? {};
-  const u = people!.results[0] ?? {};
+  const m: Partial<typeof money> = money ?? {};
+  const g: Partial<typeof counts> = counts ?? {};
+  const u: Partial<typeof people> = people ?? {};
   return {
     totalEscrow: m.escrow ?? 0,
     totalRevenue: m.fees ?? 0,
@@ -146,7 +146,7 @@ export async function deleteGigAsAdmin(deps: Deps, gigId: string): Promise<Delet
     set,
     event: { type: "deleted_by_admin", data: { previousStatus: gig.status, ...(funded ? { refund } : {}) } },
     rows: (change, won) => {
-      change.update("gig_reports", { status: "resolved" }, where("gig_id = ? AND status <> 'resolved'", gig.id), won);
+      change.update(gigReports, { status: "resolved" }, where("gig_id = ? AND status <> 'resolved'", gig.id), won);
       return funded ? [refundEscrow(change, won, gig)] : [];
     },
     notify: (g) =>

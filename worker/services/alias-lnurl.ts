@@ -2,7 +2,7 @@
 // with the owner's own payRequest metadata and our callback; the callback asks the owner's provider
 // for an invoice (checked like a payout's) and passes it through. No sat touches the platform.
 import { and, eq, isNull } from "drizzle-orm";
-import type { Db } from "../context";
+import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { destinationHost, requestInvoiceMsat, resolvePayDestination, type LnurlClientOptions } from "../lightning/lnurl";
 

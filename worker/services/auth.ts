@@ -1,7 +1,7 @@
 // Nostr sign-in and member sessions (DESIGN.md §6).
 import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { nip19 } from "nostr-tools";
-import type { Db, UserRow } from "../context";
+import type { Db, UserRow } from "../db/client";
 import { authChallenges, sessions, users } from "../db/schema";
 import { nowIso } from "../db/client";
 import { notFound, unauthorized } from "../errors";
@@ -10,13 +10,14 @@ import { randomHex, sha256Hex } from "../auth/tokens";
 import { liveSession } from "../auth/live-sessions";
 import { clientLabel } from "../auth/client-label";
 import type { SessionView } from "../../domain/session";
+import type { Deps } from "./deps";
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A session's "last used" is written at most this often, so using the site is not a write per request. */
 export const LAST_USED_GRANULARITY_MS = 5 * 60 * 1000;
 
-export async function createLoginChallenge(db: Db): Promise<{ challenge: string; challengeId: string }> {
+export async function createLoginChallenge({ db }: Pick<Deps, "db">): Promise<{ challenge: string; challengeId: string }> {
   const challengeId = crypto.randomUUID();
   const challenge = randomHex(32);
   await db.insert(authChallenges).values({
@@ -29,7 +30,7 @@ export async function createLoginChallenge(db: Db): Promise<{ challenge: string;
 
 /** Checks the signed event against its challenge, consumes the challenge, creates the member on first login. */
 export async function signInWithNostr(
-  db: Db,
+  { db }: Pick<Deps, "db">,
   event: LoginEvent,
   challengeId: string,
   siteOrigins: readonly string[],
@@ -123,7 +124,7 @@ export async function touchSession(db: Db, sessionId: string, now = Date.now()):
 }
 
 /** The member's live sessions, most recently used first; `current` marks the one asking. */
-export async function listSessions(db: Db, userId: string, currentSessionId: string): Promise<SessionView[]> {
+export async function listSessions({ db }: Pick<Deps, "db">, userId: string, currentSessionId: string): Promise<SessionView[]> {
   const rows = await db
     .select({ id: sessions.id, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt, client: sessions.client })
     .from(sessions)
@@ -139,13 +140,13 @@ export async function listSessions(db: Db, userId: string, currentSessionId: str
 }
 
 /** Ends every session of the member, the one asking included. Answers how many ended. */
-export async function endAllSessions(db: Db, userId: string): Promise<number> {
+export async function endAllSessions({ db }: Pick<Deps, "db">, userId: string): Promise<number> {
   const ended = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
   return ended.length;
 }
 
 /** Ends one of the member's own sessions; another member's (or an unknown) id is 404 and ends nothing. */
-export async function endSessionById(db: Db, userId: string, sessionId: string): Promise<void> {
+export async function endSessionById({ db }: Pick<Deps, "db">, userId: string, sessionId: string): Promise<void> {
   const ended = await db
     .delete(sessions)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
@@ -153,6 +154,6 @@ export async function endSessionById(db: Db, userId: string, sessionId: string):
   if (ended.length === 0) throw notFound("Session not found");
 }
 
-export async function endSession(db: Db, token: string): Promise<void> {
+export async function endSession({ db }: Pick<Deps, "db">, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
 }

@@ -1,10 +1,11 @@
 // Auto-release: a hirer who says nothing for AUTO_RELEASE_DAYS after a submission is taken to
 // approve it. Reminders go out 3 days and 1 day before. Safe to run twice: each step is a
 // compare-and-set (the release on status + version, each reminder on its bit in reminders_sent).
-import { and, eq, lte } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import { AtomicChange, where } from "../db/atomic";
 import { gigs } from "../db/schema";
-import { applyTransition, completionRows } from "./gig-actions";
+import { applyTransition } from "./gig-transitions";
+import { completionRows } from "./escrow";
 import { notify } from "./notifications";
 import { autoReleaseDays, type Deps } from "./deps";
 import type { GigRow } from "./gig-views";
@@ -60,14 +61,13 @@ async function releaseSilently(deps: Deps, gig: GigRow): Promise<boolean> {
 }
 
 async function remind(deps: Deps, gig: GigRow, bit: number, daysLeft: number): Promise<boolean> {
-  const change = new AtomicChange(deps.d1);
+  const change = new AtomicChange(deps.db);
   const cas = change.compareAndSet(
-    "gigs",
+    gigs,
     gig.id,
-    {},
+    { remindersSent: sql`${gigs.remindersSent} | ${bit}` },
     where("status = 'work_submitted' AND version = ? AND (reminders_sent & ?) = 0", gig.version, bit),
   );
-  change.raw(deps.d1.prepare(`UPDATE gigs SET reminders_sent = reminders_sent | ? WHERE id = ? AND ${cas.sql}`).bind(bit, gig.id, ...cas.params));
   notify(change, cas, {
     userId: gig.hirerId,
     gigId: gig.id,

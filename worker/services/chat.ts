@@ -1,20 +1,22 @@
-// Chat per gig (DESIGN.md §7): messages are stored in D1 (`chat_messages`, so the REST history and the
-// admin views read one place) by the gig's GigRoom, which then broadcasts them to the room's sockets.
+// Chat per gig (DESIGN.md §7). The gig's GigRoom holds the sockets; each frame it parses is one call here,
+// which checks the sessions, the gig and the text and stores the message in D1 (`chat_messages`, so the REST
+// history and the admin views read one place); the room broadcasts what the call answers.
 import { and, desc, eq, gte, lt, or } from "drizzle-orm";
 import { ADMIN_SENDER_ID, chatMessageText, type ChatMessageView } from "../../domain/chat-protocol";
 import { isParty } from "../../domain/gig";
 import type { AttachmentRef } from "../../domain/files";
-import type { UserRow } from "../context";
+import type { UserRow } from "../db/client";
 import { isAdminToken } from "../auth/admin";
 import { liveAdminTokens, membersForTokens } from "../auth/live-sessions";
 import { AtomicChange, ALWAYS } from "../db/atomic";
-import { attachments, chatMessages, users } from "../db/schema";
+import { nowIso } from "../db/client";
+import { attachments, chatMessages, gigs, users } from "../db/schema";
 import { badRequest } from "../errors";
 import { attachmentRaceAsConflict, attachmentView, insertAttachments, prepareAttachments } from "./files";
 import { gigHistoryForParty } from "./gig-access";
 import { notify } from "./notifications";
-import type { GigRow } from "./gig-views";
-import { loadGig, type Viewer } from "./gigs";
+import { loadGig, type GigRow, type Viewer } from "./gig-views";
+import { memberForToken } from "./auth";
 import type { Deps } from "./deps";
 
 /** Who wrote a message: a member, or the platform admin. */
@@ -22,29 +24,31 @@ export type ChatSender = { kind: "member"; user: UserRow } | { kind: "admin" };
 
 const ADMIN_SENDER = { username: "admin", displayName: "Platform Admin", profilePicture: null };
 
-/** Whether an admin token may open the chat as the platform admin; the room asks on auth and on every frame. */
-export async function isChatAdminToken(deps: Pick<Deps, "d1">, adminToken: string): Promise<boolean> {
-  return isAdminToken(deps.d1, adminToken);
-}
-
 /** What a chat socket signed in with: a member's session token (and whom it was opened for), or an admin token. */
 export type ChatCredential = { kind: "member"; sessionToken: string; userId: string } | { kind: "admin"; adminToken: string };
 
 /** One key per credential: many sockets (tabs, devices) share one session. */
 export const chatCredentialKey = (c: ChatCredential): string => (c.kind === "member" ? `m:${c.sessionToken}` : `a:${c.adminToken}`);
 
+/** Sessions checked together, at `at`: each credential's key with who it stands for now (null: ended). */
+export interface SessionCheck {
+  at: number;
+  senders: Map<string, ChatSender | null>;
+}
+
 /**
  * Who each credential stands for now, by its key: null when its session or admin token has ended, or the
  * session now belongs to someone else. All are checked at once: one D1 query for the member sessions and
  * one for the admin tokens, however many sockets and sessions there are.
  */
-export async function chatSendersFor(deps: Pick<Deps, "db" | "d1">, credentials: ChatCredential[]): Promise<Map<string, ChatSender | null>> {
+async function checkSessions(deps: Pick<Deps, "db">, credentials: ChatCredential[]): Promise<SessionCheck> {
+  const at = Date.now();
   const distinct = new Map(credentials.map((c) => [chatCredentialKey(c), c]));
   const members = [...distinct.values()].flatMap((c) => (c.kind === "member" ? [c.sessionToken] : []));
   const admins = [...distinct.values()].flatMap((c) => (c.kind === "admin" ? [c.adminToken] : []));
   const [users, liveAdmins] = await Promise.all([
     members.length ? membersForTokens(deps.db, members) : new Map<string, UserRow>(),
-    admins.length ? liveAdminTokens(deps.d1, admins) : new Set<string>(),
+    admins.length ? liveAdminTokens(deps.db, admins) : new Set<string>(),
   ]);
   const senders = new Map<string, ChatSender | null>();
   for (const [key, c] of distinct) {
@@ -54,12 +58,91 @@ export async function chatSendersFor(deps: Pick<Deps, "db" | "d1">, credentials:
       senders.set(key, user && user.id === c.userId ? { kind: "member", user } : null);
     }
   }
-  return senders;
+  return { at, senders };
 }
 
 /** May this sender be in the gig's room? Parties (hirer, worker, poster) and the admin. */
-export function mayChat(gig: GigRow, sender: ChatSender): boolean {
+export function mayChat(gig: ChatGig, sender: ChatSender): boolean {
   return sender.kind === "admin" || isParty(gig, sender.user.id);
+}
+
+/** What the room needs of its gig to decide who may listen, and what a message's notification names. */
+export type ChatGig = Pick<GigRow, "id" | "title" | "gigType" | "posterId" | "hirerId" | "workerId">;
+
+/** The `auth` frame: the credential the socket signs in with, or 400 with what is wrong. */
+export async function signInToChat(deps: Pick<Deps, "db">, frame: { sessionToken?: string; adminToken?: string }): Promise<ChatCredential> {
+  if (frame.sessionToken !== undefined) {
+    const user = await memberForToken(deps.db, frame.sessionToken);
+    if (!user) throw badRequest("Invalid or expired session. Please sign in again.");
+    return { kind: "member", sessionToken: frame.sessionToken, userId: user.id };
+  }
+  if (frame.adminToken === undefined || !(await isAdminToken(deps.db, frame.adminToken))) throw badRequest("Invalid admin token");
+  return { kind: "admin", adminToken: frame.adminToken };
+}
+
+/** What became of a frame: the sender's session ended, the frame was refused (perhaps leaving the room), or it went through. */
+export type ChatOutcome<T> =
+  | { kind: "ended" }
+  | { kind: "refused"; error: string; leave?: boolean; checked: SessionCheck }
+  | ({ kind: "done"; checked: SessionCheck } & T);
+
+/** The `join_gig` frame: the sender's session still holds, the gig exists, and they are one of its parties (or the admin). */
+export async function joinChat(deps: Pick<Deps, "db">, gigId: string, credential: ChatCredential): Promise<ChatOutcome<{ gig: ChatGig }>> {
+  const [checked, gig] = await Promise.all([checkSessions(deps, [credential]), findGig(deps, gigId)]);
+  const sender = checked.senders.get(chatCredentialKey(credential));
+  if (!sender) return { kind: "ended" };
+  if (!gig) return { kind: "refused", error: "Gig not found", checked };
+  if (!mayChat(gig, sender)) return { kind: "refused", error: "Only the gig's hirer and worker can join this chat", checked };
+  return { kind: "done", checked, gig };
+}
+
+export interface ChatSend {
+  gigId: string;
+  credential: ChatCredential;
+  /** Whether the socket joined the gig's chat. */
+  joined: boolean;
+  text: string;
+  fileAttachment: AttachmentRef | null;
+  /** From the room, which keeps it increasing, so history order is broadcast order. */
+  createdAt: string;
+  /** Listeners whose session is due for a re-check: checked in the same lookup as the sender's. */
+  recheck: ChatCredential[];
+}
+
+/**
+ * The `chat_message` frame, in one call: the sender's session (with the listeners' due for a re-check), the
+ * join, the text, the gig and the sender's place in it are checked; the message is stored with its file and
+ * the other parties' notification; the room broadcasts what this answers.
+ */
+export async function sendChatMessage(deps: Pick<Deps, "db">, send: ChatSend): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
+  const text = chatMessageText.safeParse(send.text);
+  // A message that will be sent: the sessions and the gig are read together, before the message is stored.
+  const sending = send.joined && text.success;
+  const [checked, gig] = await Promise.all([
+    checkSessions(deps, sending ? [send.credential, ...send.recheck] : [send.credential]),
+    sending ? findGig(deps, send.gigId) : undefined,
+  ]);
+  const sender = checked.senders.get(chatCredentialKey(send.credential));
+  if (!sender) return { kind: "ended" };
+  if (!send.joined) return { kind: "refused", error: "Join the gig's chat first: send {type:'join_gig', gigId}", checked };
+  if (!text.success) return { kind: "refused", error: text.error.issues[0]?.message ?? "Invalid message", checked };
+  if (!gig) return { kind: "refused", error: "Gig not found", checked };
+  if (!mayChat(gig, sender)) return { kind: "refused", error: "You are no longer a party of this gig", leave: true, checked };
+  const message = await storeChatMessage(deps, gig, sender, text.data, send.fileAttachment, send.createdAt);
+  return { kind: "done", checked, gig, message };
+}
+
+/** For a broadcast the room did not start (an admin's post): the gig's parties and the due listeners' sessions. */
+export async function chatAudience(deps: Pick<Deps, "db">, gigId: string, recheck: ChatCredential[]): Promise<{ gig: ChatGig | null; checked: SessionCheck }> {
+  const [checked, gig] = await Promise.all([checkSessions(deps, recheck), findGig(deps, gigId)]);
+  return { gig: gig ?? null, checked };
+}
+
+async function findGig(deps: Pick<Deps, "db">, gigId: string): Promise<ChatGig | undefined> {
+  return deps.db.query.gigs.findFirst({
+    where: eq(gigs.id, gigId),
+    columns: { id: true, title: true, gigType: true, posterId: true, hirerId: true, workerId: true },
+  });
 }
 
 function preview(text: string): string {
@@ -68,29 +151,27 @@ function preview(text: string): string {
 }
 
 /**
- * Stores one message (with its file, if any) and notifies the other party in one batch; answers the
- * message as the room broadcasts it. `createdAt` comes from the room, which keeps it increasing.
+ * Stores one message (with its file, if any) and notifies the other parties in one batch; answers the
+ * message as the room broadcasts it. The text was checked (chatMessageText) by the caller.
  */
-export async function storeChatMessage(
-  deps: Pick<Deps, "db" | "d1">,
-  gig: GigRow,
+async function storeChatMessage(
+  deps: Pick<Deps, "db">,
+  gig: ChatGig,
   sender: ChatSender,
   text: string,
   fileRef: AttachmentRef | null,
   createdAt: string,
 ): Promise<ChatMessageView> {
-  const message = chatMessageText.safeParse(text);
-  if (!message.success) throw badRequest(message.error.issues[0]?.message ?? "Invalid message");
   if (fileRef && sender.kind !== "member") throw badRequest("Only the gig's parties can attach files");
-  const files = fileRef && sender.kind === "member" ? await prepareAttachments(deps.db, sender.user.id, gig.id, [fileRef]) : [];
+  const files = fileRef && sender.kind === "member" ? await prepareAttachments(deps, sender.user.id, gig.id, [fileRef]) : [];
 
   const id = crypto.randomUUID();
   const senderId = sender.kind === "member" ? sender.user.id : null;
-  const change = new AtomicChange(deps.d1);
+  const change = new AtomicChange(deps.db);
   insertAttachments(change, ALWAYS, files);
   change.insert(
-    "chat_messages",
-    { id, gigId: gig.id, senderId, senderType: sender.kind === "member" ? "user" : "admin", message: message.data, attachmentId: files[0]?.view.id ?? null, createdAt },
+    chatMessages,
+    { id, gigId: gig.id, senderId, senderType: sender.kind === "member" ? "user" : "admin", message: text, attachmentId: files[0]?.view.id ?? null, createdAt },
     ALWAYS,
   );
   const senderName = sender.kind === "member" ? sender.user.displayName || sender.user.username : ADMIN_SENDER.displayName;
@@ -104,7 +185,7 @@ export async function storeChatMessage(
       actorId: senderId,
       type: "message",
       title: "New Message",
-      message: `${senderName} about "${gig.title}": ${preview(message.data)}`,
+      message: `${senderName} about "${gig.title}": ${preview(text)}`,
     })),
   );
   try {
@@ -122,7 +203,7 @@ export async function storeChatMessage(
       sender.kind === "member"
         ? { username: sender.user.username, displayName: sender.user.displayName, profilePicture: sender.user.profilePicture }
         : ADMIN_SENDER,
-    message: message.data,
+    message: text,
     createdAt,
     fileAttachment: files[0]?.view ?? null,
   };
@@ -199,13 +280,14 @@ export function chatMessageViewOf(m: typeof chatMessages.$inferSelect, user: Sen
 // ---- Admin messages ---------------------------------------------------------------------------
 
 /**
- * Posts a message as the platform admin (the admin REST endpoint calls this): the gig's room stores
- * it and broadcasts it to whoever is connected. Answers the stored message.
+ * Posts a message as the platform admin (the admin REST endpoint calls this): stored here, then the gig's
+ * room broadcasts it to whoever is connected. Answers the stored message.
  */
 export async function postAdminChatMessage(deps: Pick<Deps, "db" | "env">, gigId: string, text: string): Promise<ChatMessageView> {
   const message = chatMessageText.safeParse(text);
   if (!message.success) throw badRequest(message.error.issues[0]?.message ?? "Invalid message");
-  await loadGig(deps, gigId); // 404 here, where the error keeps its status
-  const room = deps.env.GIG_ROOM.get(deps.env.GIG_ROOM.idFromName(gigId));
-  return room.postAdminMessage(gigId, message.data);
+  const gig = await loadGig(deps, gigId);
+  const stored = await storeChatMessage(deps, gig, { kind: "admin" }, message.data, null, nowIso());
+  await deps.env.GIG_ROOM.get(deps.env.GIG_ROOM.idFromName(gigId)).broadcastMessage(gigId, stored);
+  return stored;
 }

@@ -10,6 +10,7 @@ import { checkLatePayments, GIVE_UP_AFTER_EXPIRY_MS, LATE_PAYMENT_CHECKS_AFTER_E
 import { approveWork } from "./gig-actions";
 import { attemptPayout } from "./payouts";
 import { findUserById } from "./users";
+import { statement, batch } from "../db/test-statements";
 
 async function runCron() {
   const ctx = createExecutionContext();
@@ -21,15 +22,15 @@ const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
 /** The gig's invoices ran out, at the wallet too: it now answers "expired". */
 const expireInvoicesOf = (gigId: string) =>
-  env.DB.batch([
-    env.DB.prepare("UPDATE invoices SET expires_at = ? WHERE gig_id = ?").bind(ago(1000), gigId),
-    env.DB.prepare(
+  batch([
+    statement("UPDATE invoices SET expires_at = ? WHERE gig_id = ?", ago(1000), gigId),
+    statement(
       "UPDATE dev_lightning_invoices SET record = json_set(record, '$.expiresAt', ?) WHERE payment_hash IN (SELECT payment_hash FROM invoices WHERE gig_id = ?)",
-    ).bind(ago(1000), gigId),
+    ago(1000), gigId),
   ]);
 
 /** Our clock says the gig's invoices ran out `msAgo` ago; the wallet still waits for a payment (one in flight, its clock behind ours). */
-const expireOnlyHere = (gigId: string, msAgo: number) => env.DB.prepare("UPDATE invoices SET expires_at = ? WHERE gig_id = ?").bind(ago(msAgo), gigId).run();
+const expireOnlyHere = (gigId: string, msAgo: number) => statement("UPDATE invoices SET expires_at = ? WHERE gig_id = ?", ago(msAgo), gigId).run();
 
 /** The wallet's webhook for a payment (the route answers only with WEBHOOK_SECRET set). */
 async function walletWebhook(paymentHash: string): Promise<number> {
@@ -72,7 +73,7 @@ describe("invoice expiry", () => {
     expect((await call(`/api/gigs/${posted.gig.id}`, hirer.token)).body).toMatchObject({ status: "cancelled", escrowStatus: "pending" });
     expect((await notificationsOf(hirer.token)).map((n) => n.type)).toContain("payment_expired");
 
-    const invoice = await env.DB.prepare("SELECT payment_hash, status FROM invoices WHERE gig_id = ?").bind(posted.gig.id).first<{ payment_hash: string; status: string }>();
+    const invoice = await statement("SELECT payment_hash, status FROM invoices WHERE gig_id = ?", posted.gig.id).first<{ payment_hash: string; status: string }>();
     expect(invoice!.status).toBe("expired");
     const pending: Promise<unknown>[] = [];
     expect(await markInvoicePaid(makeDeps(env, (w) => pending.push(w())), invoice!.payment_hash)).toBe("refunding_late_payment");
@@ -99,7 +100,7 @@ describe("invoice expiry", () => {
     // The wallet settles it anyway and tells us: the invoice is expired here, and is still looked up.
     const paid = await makeDeps(env, () => {}).devWallet!.payDevInvoice(posted.paymentRequest!);
     expect(await walletWebhook(paid.paymentHash)).toBe(200);
-    expect(await env.DB.prepare("SELECT status FROM invoices WHERE gig_id = ?").bind(posted.gig.id).first("status")).toBe("paid");
+    expect(await statement("SELECT status FROM invoices WHERE gig_id = ?", posted.gig.id).first("status")).toBe("paid");
     await expect.poll(async () => (await payoutsOf(posted.gig.id))[0]).toMatchObject({ purpose: expect.stringMatching(/^late_payment:/), amount: 10_250, status: "succeeded" });
     expect(await receivedBy(address)).toBe(10_250);
     await expectLedgerBalanced();
@@ -136,11 +137,11 @@ describe("invoice expiry", () => {
     const posted = await postGig(hirer);
     await expireInvoicesOf(posted.gig.id);
     await runCron();
-    const row = () => env.DB.prepare("SELECT status, late_checks, late_check_at FROM invoices WHERE gig_id = ?").bind(posted.gig.id).first<{ status: string; late_checks: number; late_check_at: string | null }>();
+    const row = () => statement("SELECT status, late_checks, late_check_at FROM invoices WHERE gig_id = ?", posted.gig.id).first<{ status: string; late_checks: number; late_check_at: string | null }>();
     expect(await row()).toMatchObject({ status: "expired", late_checks: 0 });
     const deps = makeDeps(env, () => {});
     for (let i = 1; i <= LATE_PAYMENT_CHECKS_AFTER_EXPIRY_MS.length; i++) {
-      await env.DB.prepare("UPDATE invoices SET late_check_at = ? WHERE gig_id = ?").bind(ago(1000), posted.gig.id).run();
+      await statement("UPDATE invoices SET late_check_at = ? WHERE gig_id = ?", ago(1000), posted.gig.id).run();
       await checkLatePayments(deps);
       expect((await row())!.late_checks).toBe(i);
     }
@@ -152,16 +153,16 @@ describe("invoice expiry", () => {
     // A worker's payout failed once and is due for its retry.
     const job = await submittedJob();
     const quiet = makeDeps(env, () => {}); // runs no deferred work: the payout is attempted below
-    await approveWork(quiet, await findUserById(quiet.db, job.hirer.id), job.gigId);
+    await approveWork(quiet, await findUserById(quiet, job.hirer.id), job.gigId);
     const [payout] = await payoutsOf(job.gigId);
     expect(await attemptPayout(makeDeps(env, () => {}, { devWallet: { faults: () => "fail" } }), payout!.id)).toBe("failed");
-    await env.DB.prepare("UPDATE payouts SET next_attempt_at = ? WHERE id = ?").bind(ago(1000), payout!.id).run();
+    await statement("UPDATE payouts SET next_attempt_at = ? WHERE id = ?", ago(1000), payout!.id).run();
 
     // Elsewhere an unpaid invoice ran out that the wallet no longer knows (purged, or another wallet since).
     const other = await signUp({ lightningAddress: `purged${job.tag}@wallet.test` });
     const purged = await postGig(other);
     await expireOnlyHere(purged.gig.id, 1000);
-    await env.DB.prepare("DELETE FROM dev_lightning_invoices WHERE payment_hash IN (SELECT payment_hash FROM invoices WHERE gig_id = ?)").bind(purged.gig.id).run();
+    await statement("DELETE FROM dev_lightning_invoices WHERE payment_hash IN (SELECT payment_hash FROM invoices WHERE gig_id = ?)", purged.gig.id).run();
 
     await runCron();
     await expect.poll(async () => (await payoutsOf(job.gigId))[0]).toMatchObject({ status: "succeeded" });
@@ -193,7 +194,7 @@ describe("auto-release", () => {
   it("reminds the hirer 3 days and 1 day before, then releases the payment after 14 silent days", async () => {
     const job = await submittedJob();
     const setSubmitted = (daysAgo: number) =>
-      env.DB.prepare("UPDATE gigs SET submitted_at = ? WHERE id = ?").bind(new Date(Date.now() - daysAgo * 86_400_000).toISOString(), job.gigId).run();
+      statement("UPDATE gigs SET submitted_at = ? WHERE id = ?", new Date(Date.now() - daysAgo * 86_400_000).toISOString(), job.gigId).run();
     const reminders = async () => (await notificationsOf(job.hirer.token)).filter((n) => n.type === "auto_release_reminder");
 
     await setSubmitted(10);

@@ -1,4 +1,6 @@
 // The minute's jobs (wrangler.toml crons). Each is safe to run twice or concurrently.
+import { lt } from "drizzle-orm";
+import { authChallenges, sessions } from "../db/schema";
 import { checkLatePayments, expireDueInvoices } from "./escrow";
 import { retryPayouts } from "./payouts";
 import { autoReleaseDue } from "./auto-release";
@@ -33,9 +35,9 @@ async function job<T>(name: string, run: () => Promise<T>): Promise<T | { failed
 async function forgetExpiredLogins(deps: Deps): Promise<number> {
   const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
   const now = new Date().toISOString();
-  const [challenges, sessions] = await deps.d1.batch([
-    deps.d1.prepare("DELETE FROM auth_challenges WHERE expires_at < ?").bind(dayAgo),
-    deps.d1.prepare("DELETE FROM sessions WHERE expires_at < ?").bind(now),
+  const [challenges, ended] = await deps.db.batch([
+    deps.db.delete(authChallenges).where(lt(authChallenges.expiresAt, dayAgo)),
+    deps.db.delete(sessions).where(lt(sessions.expiresAt, now)),
   ]);
-  return (challenges?.meta.changes ?? 0) + (sessions?.meta.changes ?? 0);
+  return (challenges?.meta.changes ?? 0) + (ended?.meta.changes ?? 0);
 }

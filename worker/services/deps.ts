@@ -1,13 +1,13 @@
 // What the use cases need from the outside world, handed to them by the route or the cron.
-import type { Db } from "../context";
+import type { Db } from "../db/client";
 import type { Env } from "../env";
 import type { LightningBackend } from "../lightning/backend";
 import type { DevWallet } from "../lightning/dev-backend";
 import type { LnurlClientOptions } from "../lightning/lnurl";
 
 export interface Deps {
+  /** The one database handle: drizzle over D1 (worker/db/client.ts). */
   db: Db;
-  d1: D1Database;
   env: Env;
   lightning: LightningBackend;
   /** The dev wallet, when LIGHTNING_BACKEND is dev (its pay endpoint and the wallet.test addresses). */

@@ -2,9 +2,9 @@
 // Every function here that changes state does so in one AtomicChange (see db/atomic.ts).
 import { and, asc, eq, lte } from "drizzle-orm";
 import { platformFee, refundAmount, totalCharge, workerPayout } from "../../domain/fees";
-import { AtomicChange, allOf, not, where, type Guard } from "../db/atomic";
+import { AtomicChange, allOf, not, where, type Cas, type Guard } from "../db/atomic";
 import { nowIso } from "../db/client";
-import { gigs, invoices } from "../db/schema";
+import { gigs, invoices, users } from "../db/schema";
 import { escrowAccount, FEES, payableAccount, postTransaction, WALLET } from "./ledger";
 import { notify } from "./notifications";
 import { addPayout, attemptPayout } from "./payouts";
@@ -32,8 +32,7 @@ export async function requestFundingInvoice(deps: Deps, gig: Pick<GigRow, "title
 }
 
 export function recordInvoice(change: AtomicChange, when: Guard, invoice: FundingInvoice, gigId: string, payerId: string): void {
-  change.insert(
-    "invoices",
+  change.insert(invoices,
     {
       id: invoice.id,
       gigId,
@@ -56,6 +55,29 @@ export async function watchInvoice(deps: Deps, gigId: string): Promise<void> {
   await room.watchFunding(gigId);
 }
 
+/**
+ * The gig room's alarm: checks the gig's open funding invoice once (expiring it when due). "pending" while it
+ * is still to be paid, so the room checks again; "done" when there is nothing left to watch.
+ */
+export async function checkFunding(deps: Deps, gigId: string): Promise<"pending" | "done"> {
+  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId), columns: { status: true, fundingInvoiceId: true } });
+  const invoiceId = gig?.status === "pending_payment" ? gig.fundingInvoiceId : null;
+  const invoice = invoiceId ? await deps.db.query.invoices.findFirst({ where: eq(invoices.id, invoiceId) }) : undefined;
+  if (!invoice || invoice.status !== "pending") return "done";
+  const state = await checkInvoice(deps, invoice);
+  if (state === "expired") await expireInvoice(deps, invoice);
+  return state === "pending" ? "pending" : "done";
+}
+
+/**
+ * The wallet's webhook says an invoice changed. Only a hint: the invoice is looked up at the wallet before
+ * anything is recorded. An expired invoice too: a payment that settled after we stopped waiting is refunded.
+ */
+export async function invoiceChanged(deps: Deps, paymentHash: string): Promise<void> {
+  const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.paymentHash, paymentHash) });
+  if (invoice && invoice.status !== "paid") await checkInvoice(deps, invoice);
+}
+
 export type PaidOutcome = "funded" | "refunding_late_payment" | "already_paid" | "unknown_invoice";
 
 /**
@@ -70,8 +92,8 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
   const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, invoice.gigId) });
   if (!gig) return "unknown_invoice";
 
-  const change = new AtomicChange(deps.d1);
-  const paid = change.compareAndSet("invoices", invoice.id, { status: "paid", paidAt: change.at }, where("status IN ('pending', 'expired')"));
+  const change = new AtomicChange(deps.db);
+  const paid = change.compareAndSet(invoices, invoice.id, { status: "paid", paidAt: change.at }, where("status IN ('pending', 'expired')"));
 
   const fundedSet =
     gig.gigType === "job_request"
@@ -84,8 +106,7 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
           claimedAt: change.at,
           deadline: new Date(Date.parse(change.at) + gig.timeframe * 86_400_000).toISOString(),
         };
-  const funded = change.compareAndSet(
-    "gigs",
+  const funded = change.compareAndSet(gigs,
     gig.id,
     fundedSet,
     allOf(where("status = 'pending_payment' AND funding_invoice_id = ?", invoice.id), paid),
@@ -179,9 +200,8 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
   const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, invoice.gigId) });
   if (!gig) return "skipped";
 
-  const change = new AtomicChange(deps.d1);
-  const expired = change.compareAndSet(
-    "invoices",
+  const change = new AtomicChange(deps.db);
+  const expired = change.compareAndSet(invoices,
     invoice.id,
     { status: "expired", lateCheckAt: lateCheckAt(invoice.expiresAt, 0), lateChecks: 0 },
     where("status = 'pending' AND expires_at <= ?", change.at),
@@ -190,8 +210,7 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
     gig.gigType === "job_request"
       ? { status: "cancelled", cancelledAt: change.at, fundingInvoiceId: null }
       : UNPAID_HIRE_ENDED;
-  const reverted = change.compareAndSet(
-    "gigs",
+  const reverted = change.compareAndSet(gigs,
     gig.id,
     revertSet,
     allOf(where("status = 'pending_payment' AND funding_invoice_id = ?", invoice.id), expired),
@@ -316,4 +335,14 @@ export function splitEscrow(change: AtomicChange, when: Guard, gig: GigRow, work
     [payableAccount(hirerPayoutId), hirer],
   ], when);
   return [workerPayoutId, hirerPayoutId];
+}
+
+/** Completion: escrow released to the worker, both parties' records updated. Shared by approve, auto-release and the admin. */
+export function completionRows(gig: GigRow) {
+  return (change: AtomicChange, won: Cas): string[] => {
+    const payoutId = releaseEscrow(change, won, gig);
+    change.increment(users, gig.workerId!, { completedGigs: 1, successfulGigs: 1 }, won);
+    change.increment(users, gig.hirerId!, { completedGigs: 1, successfulGigs: 1 }, won);
+    return [payoutId];
+  };
 }

@@ -2,13 +2,13 @@
 // may also move the deadline directly. Each change is one atomic compare-and-set.
 import { asc, eq } from "drizzle-orm";
 import { isParty } from "../../domain/gig";
-import type { UserRow } from "../context";
+import type { UserRow } from "../db/client";
 import { AtomicChange, where } from "../db/atomic";
-import { extensionRequests } from "../db/schema";
+import { extensionRequests, gigs } from "../db/schema";
 import { badRequest, conflict, forbidden, notFound } from "../errors";
 import { addGigEvent } from "./gig-events";
-import { applyTransition, authorise } from "./gig-actions";
-import { loadGig } from "./gigs";
+import { applyTransition, authorise } from "./gig-transitions";
+import { loadGig } from "./gig-views";
 import { notify } from "./notifications";
 import type { Deps } from "./deps";
 
@@ -19,10 +19,9 @@ export async function requestExtension(deps: Deps, me: UserRow, gigId: string, i
   const gig = await loadGig(deps, gigId);
   authorise(gig, "request_extension", { userId: me.id, isAdmin: false });
   const id = crypto.randomUUID();
-  const change = new AtomicChange(deps.d1);
-  const stillRunning = change.compareAndSet("gigs", gig.id, {}, where("status IN ('claimed', 'in_progress') AND worker_id = ?", me.id));
-  change.insert(
-    "extension_requests",
+  const change = new AtomicChange(deps.db);
+  const stillRunning = change.compareAndSet(gigs, gig.id, {}, where("status IN ('claimed', 'in_progress') AND worker_id = ?", me.id));
+  change.insert(extensionRequests,
     { id, gigId: gig.id, requesterId: me.id, daysToAdd: input.daysToAdd, reason: input.reason ?? null, status: "pending", createdAt: change.at },
     stillRunning,
   );
@@ -61,7 +60,7 @@ export async function answerExtension(deps: Deps, me: UserRow, gigId: string, re
   if (request.status !== "pending") throw conflict("This extension request was already answered", "invalid_state");
 
   const pending = where("EXISTS (SELECT 1 FROM extension_requests WHERE id = ? AND status = 'pending')", request.id);
-  const decided = { status: answer === "approve" ? "approved" : "rejected", decidedAt: new Date().toISOString() };
+  const decided = { status: answer === "approve" ? ("approved" as const) : ("rejected" as const), decidedAt: new Date().toISOString() };
   const base = gig.deadline ? Date.parse(gig.deadline) : Date.now();
   const newDeadline = new Date(base + request.daysToAdd * DAY_MS).toISOString();
   await applyTransition(deps, gig, me.id, {
@@ -69,7 +68,7 @@ export async function answerExtension(deps: Deps, me: UserRow, gigId: string, re
     also: pending,
     event: { type: answer === "approve" ? "extension_approved" : "extension_rejected", data: { daysToAdd: request.daysToAdd, ...(answer === "approve" ? { deadline: newDeadline } : {}) } },
     rows: (change, won) => {
-      change.update("extension_requests", decided, where("id = ?", request.id), won);
+      change.update(extensionRequests, decided, where("id = ?", request.id), won);
     },
     notify: (g) => [
       {

@@ -9,14 +9,14 @@ import {
   type AttachmentView,
   type UploadTicket,
 } from "../../domain/files";
-import type { Db, UserRow } from "../context";
+import type { Db, UserRow } from "../db/client";
 import type { AtomicChange, Guard } from "../db/atomic";
 import { nowIso } from "../db/client";
 import { attachments, uploads } from "../db/schema";
 import { AppError, badRequest, conflict, forbidden, notFound, tooLarge } from "../errors";
 import { randomHex, sha256Hex } from "../auth/tokens";
 import { gigHistoryForParty } from "./gig-access";
-import type { Viewer } from "./gigs";
+import type { Viewer } from "./gig-views";
 import type { Deps } from "./deps";
 
 /** `uploadURL` is `${UPLOAD_URL_PATH}<token>`; the object is then named `${OBJECT_PATH_PREFIX}<upload id>`. */
@@ -32,7 +32,7 @@ export type AttachmentRow = typeof attachments.$inferSelect;
 
 /** A one-time upload URL for `me`, valid 15 minutes. A declared size over the limit is refused at once. */
 export async function createUploadTicket(
-  db: Db,
+  { db }: Pick<Deps, "db">,
   me: UserRow,
   request: { filename?: string; contentType?: string; size?: number },
 ): Promise<UploadTicket> {
@@ -168,7 +168,7 @@ async function findUpload(db: Db, url: string): Promise<UploadRow> {
  * Checks that every reference is one of `ownerId`'s finished, not yet attached uploads, and prepares
  * its attachment for `gigId`. Someone else's upload is refused (403).
  */
-export async function prepareAttachments(db: Db, ownerId: string, gigId: string, refs: readonly AttachmentRef[]): Promise<PreparedAttachment[]> {
+export async function prepareAttachments({ db }: Pick<Deps, "db">, ownerId: string, gigId: string, refs: readonly AttachmentRef[]): Promise<PreparedAttachment[]> {
   const prepared: PreparedAttachment[] = [];
   for (const ref of refs) {
     const upload = await findUpload(db, ref.url);
@@ -203,7 +203,7 @@ export async function prepareAttachments(db: Db, ownerId: string, gigId: string,
 
 /** Writes the attachments' rows inside a change, only when `when` holds (the unique upload id refuses a second link). */
 export function insertAttachments(change: AtomicChange, when: Guard, prepared: readonly PreparedAttachment[]): void {
-  for (const p of prepared) change.insert("attachments", { ...p.row, createdAt: change.at }, when);
+  for (const p of prepared) change.insert(attachments, { ...p.row, createdAt: change.at }, when);
 }
 
 const ALREADY_ATTACHED = "One of these files is already attached to a gig. Please upload it again.";

@@ -2,7 +2,7 @@
 // when on, for the hirer of a service offering.
 import { isParty } from "../../domain/gig";
 import { forbidden } from "../errors";
-import { loadGig, type Viewer } from "./gigs";
+import { loadGig, type Viewer } from "./gig-views";
 import type { Deps } from "./deps";
 import type { GigRow } from "./gig-views";
 

@@ -1,73 +1,18 @@
-// The life of a gig after posting (DESIGN.md §4). Each action: load, judge (role, then state),
-// then one AtomicChange whose compare-and-set on (id, status, version) decides the winner.
+// The hirer's and the worker's actions on a gig after posting (DESIGN.md §4). Each: load, authorise (role,
+// then state), then one transition (gig-transitions.ts) whose compare-and-set decides the winner.
 import { and, eq } from "drizzle-orm";
 import { refundAmount, totalCharge } from "../../domain/fees";
-import { editFundedOrOwner, judge, rolesOf, statusLabel, type GigAction } from "../../domain/gig";
-import type { UserRow } from "../context";
-import { AtomicChange, allOf, where, type Cas, type Guard, type SqlValue } from "../db/atomic";
+import { editFundedOrOwner, rolesOf } from "../../domain/gig";
+import type { UserRow } from "../db/client";
+import { where, type AtomicChange, type Cas } from "../db/atomic";
 import { preClaimMessages } from "../db/schema";
-import { badRequest, conflict, forbidden } from "../errors";
-import { addGigEvent } from "./gig-events";
-import { getGig, loadGig, type Viewer } from "./gigs";
-import { recordInvoice, refundEscrow, releaseEscrow, requestFundingInvoice, UNPAID_HIRE_ENDED, watchInvoice } from "./escrow";
+import { badRequest, forbidden } from "../errors";
+import { completionRows, recordInvoice, refundEscrow, requestFundingInvoice, UNPAID_HIRE_ENDED, watchInvoice } from "./escrow";
+import { applyTransition, authorise } from "./gig-transitions";
+import { getGig, loadGig, type GigRow, type GigView } from "./gig-views";
 import { disableClaim } from "./interest";
-import { notify, type NotificationDraft } from "./notifications";
-import { attemptPayout } from "./payouts";
-import type { GigRow, GigView } from "./gig-views";
 import type { Deps } from "./deps";
 import type { GigEditChange } from "../../domain/admin-views";
-
-export const STALE_GIG = "This gig was just changed by someone else. Please reload and try again.";
-
-const ACTION_VERBS: Record<GigAction, string> = {
-  claim: "claim",
-  start_work: "start work on",
-  submit_work: "submit work for",
-  request_revision: "request a revision of",
-  approve: "approve",
-  dispute: "dispute",
-  cancel: "cancel",
-  edit: "edit",
-  change_budget: "change the budget of",
-  request_extension: "request an extension for",
-  extend_deadline: "extend the deadline of",
-  resolve_dispute: "resolve",
-  send_interest: "send interest in",
-  review_interest: "review interest in",
-  review: "review",
-  receipt: "get a receipt for",
-};
-
-/** Refuses with 403 when the actor may never take this action here, 409 when the gig is in the wrong state. */
-export function authorise(gig: GigRow, action: GigAction, actor: Viewer): void {
-  const verdict = judge(action, gig.status, gig.gigType, rolesOf(gig, actor.userId, actor.isAdmin));
-  if (verdict.ok) return;
-  if (verdict.reason === "forbidden") throw forbidden(`You are not allowed to ${ACTION_VERBS[action]} this gig`);
-  throw conflict(`You cannot ${ACTION_VERBS[action]} a gig that is ${statusLabel(gig.status)}`, "invalid_state");
-}
-
-interface Transition {
-  set: Record<string, SqlValue | boolean | undefined>;
-  /** Extra condition the compare-and-set must meet (e.g. an approved interest message). */
-  also?: Guard;
-  event: { type: string; data?: Record<string, unknown> };
-  notify?: (gig: GigRow) => NotificationDraft[];
-  /** Money and other rows that belong to the change. Returns payouts to attempt once committed. */
-  rows?: (change: AtomicChange, won: Cas) => string[] | void;
-}
-
-/** Applies one transition as a compare-and-set; answers 409 when another request changed the gig first. */
-export async function applyTransition(deps: Deps, gig: GigRow, actorId: string | null, t: Transition): Promise<void> {
-  const change = new AtomicChange(deps.d1);
-  const guard = where("status = ? AND version = ?", gig.status, gig.version);
-  const won = change.compareAndSet("gigs", gig.id, t.set, t.also ? allOf(guard, t.also) : guard, { bumpVersion: true });
-  addGigEvent(change, won, { gigId: gig.id, type: t.event.type, actorId, data: t.event.data });
-  const payoutIds = t.rows?.(change, won) ?? [];
-  if (t.notify) notify(change, won, ...t.notify(gig).map((n) => ({ ...n, gigId: gig.id, actorId })));
-  await change.commit();
-  if (!change.won(won)) throw conflict(STALE_GIG, "stale_gig");
-  for (const id of payoutIds) deps.defer(() => attemptPayout(deps, id));
-}
 
 const counterpartOf = (gig: GigRow, userId: string) => (gig.hirerId === userId ? gig.workerId : gig.hirerId);
 const daysFrom = (iso: string, days: number) => new Date(Date.parse(iso) + days * 86_400_000).toISOString();
@@ -158,16 +103,6 @@ export async function requestRevision(deps: Deps, me: UserRow, gigId: string, no
     event: { type: "revision_requested", data: { note } },
     notify: (g) => [{ userId: g.workerId, type: "revision_requested", title: "Revision Requested", message: `The hirer asked for changes to "${g.title}": ${note}` }],
   });
-}
-
-/** Completion: escrow released to the worker, both parties' records updated. Shared by approve, auto-release and the admin. */
-export function completionRows(gig: GigRow) {
-  return (change: AtomicChange, won: Cas): string[] => {
-    const payoutId = releaseEscrow(change, won, gig);
-    change.increment("users", gig.workerId!, { completedGigs: 1, successfulGigs: 1 }, won);
-    change.increment("users", gig.hirerId!, { completedGigs: 1, successfulGigs: 1 }, won);
-    return [payoutId];
-  };
 }
 
 export async function approveWork(deps: Deps, me: UserRow, gigId: string): Promise<void> {

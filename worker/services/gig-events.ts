@@ -2,7 +2,8 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import type { AtomicChange, Guard } from "../db/atomic";
 import { gigEvents } from "../db/schema";
-import type { Db } from "../context";
+import type { Db } from "../db/client";
+import type { Deps } from "./deps";
 
 export interface GigEventDraft {
   gigId: string;
@@ -13,14 +14,14 @@ export interface GigEventDraft {
 
 export function addGigEvent(change: AtomicChange, when: Guard, event: GigEventDraft): void {
   change.insert(
-    "gig_events",
+    gigEvents,
     { id: crypto.randomUUID(), gigId: event.gigId, type: event.type, actorId: event.actorId, data: JSON.stringify(event.data ?? {}), createdAt: change.at },
     when,
   );
 }
 
 /** The gig's events, oldest first; from `since` on when given (a later hirer's view, gig-access.ts). */
-export async function listGigEvents(db: Db, gigId: string, since: string | null = null) {
+export async function listGigEvents({ db }: Pick<Deps, "db">, gigId: string, since: string | null = null) {
   const rows = await db
     .select()
     .from(gigEvents)

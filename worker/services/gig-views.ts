@@ -1,9 +1,13 @@
-// How a gig is shown: the fields of SPEC.md §3 Gig, with what only the parties may see.
+// How a gig is read and shown: loading it, who may know it exists, and the fields of SPEC.md §3 Gig with
+// what only the parties may see.
 import { platformFee, totalCharge } from "../../domain/fees";
 import { isParty, type GigType } from "../../domain/gig";
 import { successRate } from "../../domain/reputation";
-import type { UserRow } from "../context";
-import type { gigs } from "../db/schema";
+import { eq } from "drizzle-orm";
+import type { UserRow } from "../db/client";
+import { gigs, invoices, users } from "../db/schema";
+import { notFound } from "../errors";
+import type { Deps } from "./deps";
 
 export type GigRow = typeof gigs.$inferSelect;
 /** The gig columns a view reads (a list page selects only these). */
@@ -79,4 +83,55 @@ export function gigView(gig: GigViewRow, poster: PosterRow, viewer: { userId: st
       successRate: successRate(poster.completedGigs, poster.successfulGigs),
     },
   };
+}
+
+export interface Viewer {
+  userId: string | null;
+  isAdmin: boolean;
+}
+
+/** A gig's poster as a gig view shows them, for a select joined with users. */
+export const posterColumns = {
+  id: users.id,
+  username: users.username,
+  displayName: users.displayName,
+  profilePicture: users.profilePicture,
+  completedGigs: users.completedGigs,
+  successfulGigs: users.successfulGigs,
+};
+
+/** Marks a gig the admin removed (moderation): hidden from everyone but its parties and the admin. */
+export const REMOVED_BY_ADMIN = "deleted_by_admin";
+
+/** Unfunded job requests are the poster's business until paid; removed gigs their parties'. */
+export function visibleTo(gig: Pick<GigRow, "status" | "gigType" | "posterId" | "hirerId" | "workerId" | "resolution">, viewer: Viewer): boolean {
+  if (viewer.isAdmin) return true;
+  if (gig.resolution === REMOVED_BY_ADMIN) return isParty(gig, viewer.userId);
+  if (gig.status !== "pending_payment" || gig.gigType !== "job_request") return true;
+  return viewer.userId === gig.posterId;
+}
+
+export async function loadGig(deps: Pick<Deps, "db">, gigId: string): Promise<GigRow> {
+  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
+  if (!gig) throw notFound("Gig not found", "gig_not_found");
+  return gig;
+}
+
+/** The gig, when this viewer may know it exists (visibleTo); otherwise 404, as for a gig that never was. */
+export async function loadVisibleGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigRow> {
+  const gig = await loadGig(deps, gigId);
+  if (!visibleTo(gig, viewer)) throw notFound("Gig not found", "gig_not_found");
+  return gig;
+}
+
+export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigView & { paymentRequest: string | null }> {
+  const rows = await deps.db.select({ gig: gigs, poster: posterColumns }).from(gigs).innerJoin(users, eq(users.id, gigs.posterId)).where(eq(gigs.id, gigId)).limit(1);
+  const row = rows[0];
+  if (!row || !visibleTo(row.gig, viewer)) throw notFound("Gig not found", "gig_not_found");
+  let paymentRequest: string | null = null;
+  if (row.gig.status === "pending_payment" && row.gig.fundingInvoiceId && viewer.userId === row.gig.hirerId) {
+    const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.id, row.gig.fundingInvoiceId) });
+    paymentRequest = invoice?.status === "pending" ? invoice.bolt11 : null;
+  }
+  return { ...gigView(row.gig, row.poster, viewer), paymentRequest };
 }

@@ -3,68 +3,17 @@ import { and, desc, eq, fillPlaceholders, gte, lte, or, sql, type SQL } from "dr
 import { integer, QueryBuilder, sqliteTable } from "drizzle-orm/sqlite-core";
 import type { GigForm } from "../../domain/gig-schemas";
 import { budgetBandOfRange, isParty } from "../../domain/gig";
-import type { UserRow } from "../context";
+import { allMeasured, type UserRow } from "../db/client";
 import { AtomicChange, ALWAYS, where } from "../db/atomic";
 import { gigs, invoices, users } from "../db/schema";
 import { badRequest, notFound } from "../errors";
 import { addGigEvent } from "./gig-events";
-import { GIG_VIEW_FIELDS, gigView, type GigRow, type GigView, type GigViewRow, type PosterRow } from "./gig-views";
+import { getGig, GIG_VIEW_FIELDS, gigView, posterColumns, REMOVED_BY_ADMIN, visibleTo, type GigRow, type GigView, type GigViewRow, type PosterRow, type Viewer } from "./gig-views";
 import { recordInvoice, requestFundingInvoice, watchInvoice, type FundingInvoice } from "./escrow";
 import type { Deps } from "./deps";
 
 export const LIGHTNING_ADDRESS_REQUIRED =
   "Lightning Address Required: please set your Lightning address in Settings before posting.";
-
-export interface Viewer {
-  userId: string | null;
-  isAdmin: boolean;
-}
-
-/** A gig's poster as a gig view shows them, for a select joined with users. */
-export const posterColumns = {
-  id: users.id,
-  username: users.username,
-  displayName: users.displayName,
-  profilePicture: users.profilePicture,
-  completedGigs: users.completedGigs,
-  successfulGigs: users.successfulGigs,
-};
-
-/** Marks a gig the admin removed (moderation): hidden from everyone but its parties and the admin. */
-export const REMOVED_BY_ADMIN = "deleted_by_admin";
-
-/** Unfunded job requests are the poster's business until paid; removed gigs their parties'. */
-function visibleTo(gig: Pick<GigRow, "status" | "gigType" | "posterId" | "hirerId" | "workerId" | "resolution">, viewer: Viewer): boolean {
-  if (viewer.isAdmin) return true;
-  if (gig.resolution === REMOVED_BY_ADMIN) return isParty(gig, viewer.userId);
-  if (gig.status !== "pending_payment" || gig.gigType !== "job_request") return true;
-  return viewer.userId === gig.posterId;
-}
-
-export async function loadGig(deps: Pick<Deps, "db">, gigId: string): Promise<GigRow> {
-  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
-  if (!gig) throw notFound("Gig not found", "gig_not_found");
-  return gig;
-}
-
-/** The gig, when this viewer may know it exists (visibleTo); otherwise 404, as for a gig that never was. */
-export async function loadVisibleGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigRow> {
-  const gig = await loadGig(deps, gigId);
-  if (!visibleTo(gig, viewer)) throw notFound("Gig not found", "gig_not_found");
-  return gig;
-}
-
-export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigView & { paymentRequest: string | null }> {
-  const rows = await deps.db.select({ gig: gigs, poster: posterColumns }).from(gigs).innerJoin(users, eq(users.id, gigs.posterId)).where(eq(gigs.id, gigId)).limit(1);
-  const row = rows[0];
-  if (!row || !visibleTo(row.gig, viewer)) throw notFound("Gig not found", "gig_not_found");
-  let paymentRequest: string | null = null;
-  if (row.gig.status === "pending_payment" && row.gig.fundingInvoiceId && viewer.userId === row.gig.hirerId) {
-    const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.id, row.gig.fundingInvoiceId) });
-    paymentRequest = invoice?.status === "pending" ? invoice.bolt11 : null;
-  }
-  return { ...gigView(row.gig, row.poster, viewer), paymentRequest };
-}
 
 /**
  * Posts a gig. A job request waits for its funding invoice (pending_payment); a service offering
@@ -76,9 +25,8 @@ export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<{
   const isJob = form.gigType === "job_request";
   const invoice: FundingInvoice | null = isJob ? await requestFundingInvoice(deps, { title: form.title, payment: form.payment }) : null;
 
-  const change = new AtomicChange(deps.d1);
-  change.insert(
-    "gigs",
+  const change = new AtomicChange(deps.db);
+  change.insert(gigs,
     {
       id,
       gigType: form.gigType,
@@ -99,7 +47,7 @@ export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<{
     ALWAYS,
   );
   // The posting itself is the compare-and-set: a gig row with this id cannot exist twice.
-  const posted = change.compareAndSet("gigs", id, {}, where("version = 0"));
+  const posted = change.compareAndSet(gigs, id, {}, where("version = 0"));
   if (invoice) recordInvoice(change, posted, invoice, id, me.id);
   addGigEvent(change, posted, { gigId: id, type: "posted", actorId: me.id, data: { payment: form.payment } });
   await change.commit();
@@ -263,7 +211,7 @@ const queryBuilder = new QueryBuilder();
  * shape of query (which filters are set) is built once.
  */
 export async function listGigs(
-  deps: Pick<Deps, "d1">,
+  deps: Pick<Deps, "db">,
   query: GigListQuery,
   viewer: Viewer,
 ): Promise<{ gigs: GigView[]; nextCursor: string | null; rowsRead: number }> {
@@ -294,8 +242,7 @@ export async function listGigs(
   }
 
   const statement = pageSql({ search, participant, admin: viewer.isAdmin }, values);
-  const result = await deps.d1.prepare(statement.sql).bind(...statement.params).all<PageRow>();
-  const rows = result.results;
+  const { rows, rowsRead } = await allMeasured<PageRow>(deps.db, statement);
   const page = rows.slice(0, query.limit);
   return {
     gigs: page.map((g) =>
@@ -313,6 +260,6 @@ export async function listGigs(
       ),
     ),
     nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
-    rowsRead: result.meta.rows_read ?? 0,
+    rowsRead,
   };
 }

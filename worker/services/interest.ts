@@ -2,12 +2,12 @@
 // rejects, then enables claiming for an approved one. Once per user per gig, only while open.
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { rolesOf } from "../../domain/gig";
-import type { Db, UserRow } from "../context";
-import { AtomicChange, where, type Guard } from "../db/atomic";
+import type { Db, UserRow } from "../db/client";
+import { AtomicChange, where, type Guard, type SetColumns } from "../db/atomic";
 import { gigs, preClaimMessages, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
-import { authorise } from "./gig-actions";
-import { loadGig, loadVisibleGig } from "./gigs";
+import { authorise } from "./gig-transitions";
+import { loadGig, loadVisibleGig } from "./gig-views";
 import { notify } from "./notifications";
 import type { Deps } from "./deps";
 
@@ -18,7 +18,7 @@ export type InterestRow = typeof preClaimMessages.$inferSelect;
  * expired): their claim is off again, so only the owner's "enable claim" lets them hold the offer again.
  */
 export function disableClaim(change: AtomicChange, when: Guard, gigId: string, memberId: string): void {
-  change.update("pre_claim_messages", { claimEnabled: false }, where("gig_id = ? AND sender_id = ?", gigId, memberId), when);
+  change.update(preClaimMessages, { claimEnabled: false }, where("gig_id = ? AND sender_id = ?", gigId, memberId), when);
 }
 
 async function view(db: Db, rows: InterestRow[]) {
@@ -47,10 +47,10 @@ export async function sendInterest(deps: Deps, me: UserRow, gigId: string, messa
   const gig = await loadVisibleGig(deps, gigId, { userId: me.id, isAdmin: false });
   authorise(gig, "send_interest", { userId: me.id, isAdmin: false });
   const id = crypto.randomUUID();
-  const change = new AtomicChange(deps.d1);
+  const change = new AtomicChange(deps.db);
   // The gig must still be open when the message lands; the unique (gig, sender) index makes it once only.
-  const stillOpen = change.compareAndSet("gigs", gig.id, {}, where("status = 'open'"));
-  change.insert("pre_claim_messages", { id, gigId: gig.id, senderId: me.id, message, status: "pending", claimEnabled: false, createdAt: change.at }, stillOpen);
+  const stillOpen = change.compareAndSet(gigs, gig.id, {}, where("status = 'open'"));
+  change.insert(preClaimMessages, { id, gigId: gig.id, senderId: me.id, message, status: "pending", claimEnabled: false, createdAt: change.at }, stillOpen);
   notify(change, stillOpen, {
     userId: gig.posterId,
     gigId: gig.id,
@@ -99,10 +99,10 @@ export async function decideInterest(deps: Deps, me: UserRow, messageId: string,
       "invalid_state",
     );
   }
-  const change = new AtomicChange(deps.d1);
-  const set = decision === "approve" ? { status: "approved" } : decision === "reject" ? { status: "rejected" } : { claimEnabled: true };
-  const won = change.compareAndSet(
-    "pre_claim_messages",
+  const change = new AtomicChange(deps.db);
+  const set: SetColumns<typeof preClaimMessages> =
+    decision === "approve" ? { status: "approved" } : decision === "reject" ? { status: "rejected" } : { claimEnabled: true };
+  const won = change.compareAndSet(preClaimMessages,
     message.id,
     set,
     where(
@@ -125,7 +125,7 @@ export async function decideInterest(deps: Deps, me: UserRow, messageId: string,
 }
 
 /** Pending interest messages on the member's own open gigs. */
-export async function pendingInterestCount(db: Db, me: UserRow): Promise<number> {
+export async function pendingInterestCount({ db }: Pick<Deps, "db">, me: UserRow): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(preClaimMessages)

@@ -17,6 +17,9 @@
 //   late payment     wallet -T            payable(payer) +T    (paid to a gig no longer waiting)
 //   payout paid      payable -amount      wallet +amount;      routing fee: fees -f, wallet +f
 import type { AtomicChange, Guard } from "../db/atomic";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { gigs, ledgerEntries } from "../db/schema";
 import type { LedgerCheck } from "../../domain/admin-views";
 
 export type { LedgerCheck };
@@ -35,47 +38,43 @@ export function postTransaction(change: AtomicChange, memo: string, postings: re
   const txId = crypto.randomUUID();
   for (const [account, amount] of postings) {
     if (amount === 0) continue;
-    change.insert("ledger_entries", { txId, account, amount, memo, createdAt: change.at }, when);
+    change.insert(ledgerEntries, { txId, account, amount, memo, createdAt: change.at }, when);
   }
   return txId;
 }
 
-export async function balanceOf(d1: D1Database, account: string): Promise<number> {
-  const row = await d1.prepare("SELECT COALESCE(SUM(amount), 0) AS balance FROM ledger_entries WHERE account = ?").bind(account).first<{ balance: number }>();
+export async function balanceOf(db: Db, account: string): Promise<number> {
+  const row = await db.get<{ balance: number }>(sql`SELECT COALESCE(SUM(amount), 0) AS balance FROM ${ledgerEntries} WHERE account = ${account}`);
   return row?.balance ?? 0;
 }
 
 /** Checks every invariant of the convention above over the whole ledger. */
-export async function checkLedger(d1: D1Database): Promise<LedgerCheck> {
+export async function checkLedger(db: Db): Promise<LedgerCheck> {
   const problems: string[] = [];
-  const unbalanced = await d1
-    .prepare("SELECT tx_id, SUM(amount) AS total FROM ledger_entries GROUP BY tx_id HAVING SUM(amount) <> 0 LIMIT 20")
-    .all<{ tx_id: string; total: number }>();
-  for (const r of unbalanced.results) problems.push(`transaction ${r.tx_id} sums to ${r.total}`);
+  const unbalanced = await db.all<{ tx_id: string; total: number }>(
+    sql`SELECT tx_id, SUM(amount) AS total FROM ${ledgerEntries} GROUP BY tx_id HAVING SUM(amount) <> 0 LIMIT 20`,
+  );
+  for (const r of unbalanced) problems.push(`transaction ${r.tx_id} sums to ${r.total}`);
 
-  const negative = await d1
-    .prepare("SELECT account, SUM(amount) AS balance FROM ledger_entries WHERE account <> 'wallet' GROUP BY account HAVING SUM(amount) < 0 LIMIT 20")
-    .all<{ account: string; balance: number }>();
-  for (const r of negative.results) problems.push(`account ${r.account} is negative (${r.balance})`);
+  const negative = await db.all<{ account: string; balance: number }>(
+    sql`SELECT account, SUM(amount) AS balance FROM ${ledgerEntries} WHERE account <> 'wallet' GROUP BY account HAVING SUM(amount) < 0 LIMIT 20`,
+  );
+  for (const r of negative) problems.push(`account ${r.account} is negative (${r.balance})`);
 
-  const stuckEscrow = await d1
-    .prepare(
-      `SELECT g.id, SUM(l.amount) AS balance FROM gigs g JOIN ledger_entries l ON l.account = 'escrow:' || g.id
+  const stuckEscrow = await db.all<{ id: string; balance: number }>(
+    sql`SELECT g.id, SUM(l.amount) AS balance FROM ${gigs} g JOIN ${ledgerEntries} l ON l.account = 'escrow:' || g.id
        WHERE g.status IN ('completed', 'cancelled') GROUP BY g.id HAVING SUM(l.amount) <> 0 LIMIT 20`,
-    )
-    .all<{ id: string; balance: number }>();
-  for (const r of stuckEscrow.results) problems.push(`terminal gig ${r.id} still holds ${r.balance} sats in escrow`);
+  );
+  for (const r of stuckEscrow) problems.push(`terminal gig ${r.id} still holds ${r.balance} sats in escrow`);
 
-  const totals = await d1
-    .prepare(
-      `SELECT
+  const totals = await db.get<{ wallet: number; escrow: number; fees: number; payables: number }>(
+    sql`SELECT
          COALESCE(SUM(CASE WHEN account = 'wallet' THEN amount END), 0) AS wallet,
          COALESCE(SUM(CASE WHEN account LIKE 'escrow:%' THEN amount END), 0) AS escrow,
          COALESCE(SUM(CASE WHEN account = 'fees' THEN amount END), 0) AS fees,
          COALESCE(SUM(CASE WHEN account LIKE 'payable:%' THEN amount END), 0) AS payables
-       FROM ledger_entries`,
-    )
-    .first<{ wallet: number; escrow: number; fees: number; payables: number }>();
+       FROM ${ledgerEntries}`,
+  );
   const t = totals ?? { wallet: 0, escrow: 0, fees: 0, payables: 0 };
   if (-t.wallet !== t.escrow + t.fees + t.payables) {
     problems.push(`wallet holds ${-t.wallet} but escrow + fees + payables is ${t.escrow + t.fees + t.payables}`);

@@ -2,7 +2,7 @@
 // when they change their Lightning address (payouts.ts retryFailedPayoutsOf).
 import { and, desc, eq } from "drizzle-orm";
 import type { MyPayoutView } from "../../domain/payout-views";
-import type { UserRow } from "../context";
+import type { UserRow } from "../db/client";
 import { gigs, payouts } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { payoutFailedMessage, retryFailedPayoutsOf } from "./payouts";

@@ -1,9 +1,10 @@
 // Notifications: written inside the same atomic change as the event that causes them.
 import type { AtomicChange, Guard } from "../db/atomic";
 import { and, count, desc, eq } from "drizzle-orm";
-import type { Db } from "../context";
+import type { Db } from "../db/client";
 import { notifications, users } from "../db/schema";
 import { notFound } from "../errors";
+import type { Deps } from "./deps";
 
 export interface NotificationDraft {
   userId: string | null | undefined;
@@ -18,7 +19,7 @@ export function notify(change: AtomicChange, when: Guard, ...drafts: Notificatio
   for (const d of drafts) {
     if (!d.userId || d.userId === d.actorId) continue;
     change.insert(
-      "notifications",
+      notifications,
       {
         id: crypto.randomUUID(),
         userId: d.userId,
@@ -38,7 +39,7 @@ export function notify(change: AtomicChange, when: Guard, ...drafts: Notificatio
 // ---- Reading and marking (the bell) ---------------------------------------------------------
 
 
-export async function listNotifications(db: Db, userId: string, limit = 50) {
+export async function listNotifications({ db }: Pick<Deps, "db">, userId: string, limit = 50) {
   const rows = await db
     .select({ n: notifications, actorName: users.displayName, actorUsername: users.username, actorPicture: users.profilePicture })
     .from(notifications)
@@ -59,13 +60,13 @@ export async function listNotifications(db: Db, userId: string, limit = 50) {
   }));
 }
 
-export async function unreadCount(db: Db, userId: string): Promise<number> {
+export async function unreadCount({ db }: Pick<Deps, "db">, userId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.isRead, false)));
   return row?.n ?? 0;
 }
 
 /** Marks one of the member's own notifications read; someone else's is "not found". */
-export async function markRead(db: Db, userId: string, id: string): Promise<void> {
+export async function markRead({ db }: Pick<Deps, "db">, userId: string, id: string): Promise<void> {
   const updated = await db
     .update(notifications)
     .set({ isRead: true })
@@ -74,7 +75,7 @@ export async function markRead(db: Db, userId: string, id: string): Promise<void
   if (updated.length === 0) throw notFound("Notification not found", "notification_not_found");
 }
 
-export async function markAllRead(db: Db, userId: string): Promise<number> {
+export async function markAllRead({ db }: Pick<Deps, "db">, userId: string): Promise<number> {
   const updated = await db
     .update(notifications)
     .set({ isRead: true })

@@ -14,6 +14,7 @@ import { moneyHealth, retryPayoutAsAdmin } from "./admin-money";
 import type { Deps } from "./deps";
 import type { LightningBackend } from "../lightning/backend";
 import { decodeInvoice } from "../lightning/invoice";
+import { statement } from "../db/test-statements";
 
 /** A job approved with payouts not attempted yet: the payout row exists, pending. */
 async function approvedWithPendingPayout() {
@@ -22,7 +23,7 @@ async function approvedWithPendingPayout() {
   const { approveWork } = await import("./gig-actions");
   const { findUserById } = await import("./users");
   const deps = makeDeps(env, () => {});
-  await approveWork(deps, await findUserById(deps.db, job.hirer.id), job.gigId);
+  await approveWork(deps, await findUserById(deps, job.hirer.id), job.gigId);
   const [payout] = await payoutsOf(job.gigId);
   expect(payout).toMatchObject({ status: "pending", amount: 9_750 });
   return { ...job, payoutId: payout!.id as string, address: `worker${job.tag}@wallet.test` };
@@ -30,11 +31,11 @@ async function approvedWithPendingPayout() {
 
 const depsWithFault = (fault: DevPayFault | null) => makeDeps(env, () => {}, { devWallet: { faults: () => fault } });
 
-const paymentsMade = async () => (await env.DB.prepare("SELECT COUNT(*) AS n FROM dev_lightning_payments").first<{ n: number }>())!.n;
+const paymentsMade = async () => (await statement("SELECT COUNT(*) AS n FROM dev_lightning_payments").first<{ n: number }>())!.n;
 
 const payoutModel = async (id: string) => (await makeDeps(env, () => {}).db.query.payouts.findFirst({ where: (t, { eq }) => eq(t.id, id) }))!;
 
-const payoutRow = async (id: string) => (await env.DB.prepare("SELECT * FROM payouts WHERE id = ?").bind(id).first<Record<string, any>>())!;
+const payoutRow = async (id: string) => (await statement("SELECT * FROM payouts WHERE id = ?", id).first<Record<string, any>>())!;
 
 describe("payouts", () => {
   it("an answer lost after paying leaves the payout in flight; the lookup settles it and it is never paid again", async () => {
@@ -61,7 +62,7 @@ describe("payouts", () => {
 
     // Not before its time.
     expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("busy");
-    await env.DB.prepare("UPDATE payouts SET next_attempt_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
+    await statement("UPDATE payouts SET next_attempt_at = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
     await retryPayouts(depsWithFault(null));
     expect(await payoutRow(job.payoutId)).toMatchObject({ status: "succeeded", attempts: 2 });
     expect(await receivedBy(job.address)).toBe(9_750);
@@ -80,11 +81,11 @@ describe("payouts", () => {
     const job = await approvedWithPendingPayout();
     expect(await attemptPayout(depsWithFault("unknown_before_paying"), job.payoutId)).toBe("in_flight");
     const expired = await strangerInvoice({ amountMsat: 9_750_000, timestampSec: Math.floor(Date.now() / 1000) - 3600, expirySec: 600 });
-    await env.DB.prepare("UPDATE payouts SET bolt11 = ?, payment_hash = ?, updated_at = ? WHERE id = ?").bind(expired.bolt11, expired.paymentHash, new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
+    await statement("UPDATE payouts SET bolt11 = ?, payment_hash = ?, updated_at = ? WHERE id = ?", expired.bolt11, expired.paymentHash, new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
     expect(await resolveInFlightPayout(depsWithFault(null), await payoutModel(job.payoutId))).toBe("in_flight");
     expect(await payoutRow(job.payoutId)).toMatchObject({ status: "in_flight", hold: "unknown_to_wallet", payment_hash: expired.paymentHash });
     // The cron looks it up again, and pays nothing.
-    await env.DB.prepare("UPDATE payouts SET updated_at = ? WHERE id = ?").bind(new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
+    await statement("UPDATE payouts SET updated_at = ? WHERE id = ?", new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
     await retryPayouts(depsWithFault(null));
     expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("busy");
     expect((await payoutRow(job.payoutId)).status).toBe("in_flight");
@@ -130,7 +131,7 @@ describe("payouts", () => {
       // The node settles at last: the wallet now knows the payment.
       expect((await dev.payInvoice(held!.bolt11, 10)).status).toBe("succeeded");
       settled = true;
-      await env.DB.prepare("UPDATE payouts SET updated_at = ? WHERE id = ?").bind(new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
+      await statement("UPDATE payouts SET updated_at = ? WHERE id = ?", new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
       await retryPayouts(deps);
     } finally {
       vi.useRealTimers();
@@ -159,7 +160,7 @@ describe("payouts to a Lightning-address provider that misbehaves", () => {
   /** Sets the worker's address to alice@provider.com, played by `routes`, and tries the payout. */
   async function payoutVia(routes: Record<string, Handler>) {
     const job = await approvedWithPendingPayout();
-    await env.DB.prepare("UPDATE users SET lightning_address = 'alice@provider.com' WHERE id = ?").bind(job.worker.id).run();
+    await statement("UPDATE users SET lightning_address = 'alice@provider.com' WHERE id = ?", job.worker.id).run();
     const scripted = scriptedFetch(routes);
     const deps = makeDeps(env, () => {}, { networkFetch: scripted.fetch });
     const paymentsBefore = await paymentsMade();
@@ -203,7 +204,7 @@ describe("routing fees are bounded by what the gig earned", () => {
     const { gig, paymentRequest } = await postGig(hirer, { payment: 1 });
     expect((await payWithDevWallet(paymentRequest!)).status).toBe(200);
     const deps = makeDeps(env, () => {});
-    await cancelGig(deps, await findUserById(deps.db, hirer.id), gig.id as string);
+    await cancelGig(deps, await findUserById(deps, hirer.id), gig.id as string);
     const [refund] = await payoutsOf(gig.id as string);
     expect(refund).toMatchObject({ status: "pending", purpose: "hirer_refund", amount: 2 });
     return { gigId: gig.id as string, payoutId: refund!.id as string };
@@ -217,7 +218,7 @@ describe("routing fees are bounded by what the gig earned", () => {
     const paymentsBefore = await paymentsMade();
     expect(await attemptPayout(routedAt(10), payoutId)).toBe("failed");
     expect(await payoutRow(payoutId)).toMatchObject({ status: "failed", hold: "fee_over_cap", fee_cap: 3 });
-    await env.DB.prepare("UPDATE payouts SET next_attempt_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), payoutId).run();
+    await statement("UPDATE payouts SET next_attempt_at = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), payoutId).run();
     await retryPayouts(routedAt(10));
     expect(await attemptPayout(routedAt(10), payoutId)).toBe("busy");
     expect(await paymentsMade()).toBe(paymentsBefore);
@@ -260,7 +261,7 @@ describe("routing fees are bounded by what the gig earned", () => {
     const jobs: Awaited<ReturnType<typeof approvedWithPendingPayout>>[] = [];
     for (let i = 0; i < 3; i++) {
       const job = await approvedWithPendingPayout();
-      await env.DB.prepare("UPDATE users SET lightning_address = ? WHERE id = ?").bind(destination, job.worker.id).run();
+      await statement("UPDATE users SET lightning_address = ? WHERE id = ?", destination, job.worker.id).run();
       jobs.push(job);
     }
     for (const job of jobs.slice(0, 2)) {
@@ -284,7 +285,7 @@ describe("payees unstick their own payouts", () => {
 
   it("tells the payee once, lists the payout with the reason, and a new Lightning address pays it at once", async () => {
     const job = await approvedWithPendingPayout();
-    await env.DB.prepare("UPDATE users SET lightning_address = 'alice@provider.com' WHERE id = ?").bind(job.worker.id).run();
+    await statement("UPDATE users SET lightning_address = 'alice@provider.com' WHERE id = ?", job.worker.id).run();
     const down = makeDeps(env, () => {}, { networkFetch: downProvider().fetch });
     expect(await attemptPayout(down, job.payoutId)).toBe("failed");
 
@@ -297,7 +298,7 @@ describe("payees unstick their own payouts", () => {
     expect((await call("/api/user/payouts", job.hirer.token)).body).toEqual([]);
 
     // The cron's retry fails at the same address: no second notice.
-    await env.DB.prepare("UPDATE payouts SET next_attempt_at = ? WHERE id = ?").bind(new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
+    await statement("UPDATE payouts SET next_attempt_at = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
     expect(await attemptPayout(down, job.payoutId)).toBe("failed");
     expect(await failedNotices(job.worker.token)).toHaveLength(1);
 
@@ -319,12 +320,12 @@ describe("payees unstick their own payouts", () => {
 
   it("Retry now is the payee's own: another member gets 404, a paid payout 409", async () => {
     const job = await approvedWithPendingPayout();
-    await env.DB.prepare("UPDATE users SET lightning_address = 'alice@provider.com' WHERE id = ?").bind(job.worker.id).run();
+    await statement("UPDATE users SET lightning_address = 'alice@provider.com' WHERE id = ?", job.worker.id).run();
     expect(await attemptPayout(makeDeps(env, () => {}, { networkFetch: downProvider().fetch }), job.payoutId)).toBe("failed");
     expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.hirer.token, "POST")).toMatchObject({ status: 404, body: { error: "payout_not_found" } });
     expect((await payoutRow(job.payoutId)).status).toBe("failed");
 
-    await env.DB.prepare("UPDATE users SET lightning_address = ? WHERE id = ?").bind(job.address, job.worker.id).run();
+    await statement("UPDATE users SET lightning_address = ? WHERE id = ?", job.address, job.worker.id).run();
     expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.worker.token, "POST")).toMatchObject({ status: 200, body: { status: "succeeded" } });
     expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.worker.token, "POST")).toMatchObject({ status: 409, body: { error: "payout_already_paid" } });
     expect(await receivedBy(job.address)).toBe(9_750);

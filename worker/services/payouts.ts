@@ -49,8 +49,7 @@ export interface PayoutDraft {
 /** Adds a payout row and its payable to a change; the caller credits the payable from escrow or wallet. */
 export function addPayout(change: AtomicChange, when: Guard, draft: PayoutDraft): string {
   const id = crypto.randomUUID();
-  change.insert(
-    "payouts",
+  change.insert(payouts,
     { id, gigId: draft.gigId, purpose: draft.purpose, recipientId: draft.recipientId, amount: draft.amount, status: "pending", attempts: 0, createdAt: change.at, updatedAt: change.at },
     when,
   );
@@ -70,14 +69,13 @@ export function retryDelayMs(attempts: number): number {
 export async function attemptPayout(deps: Deps, payoutId: string, options: AttemptOptions = {}): Promise<PayoutRow["status"] | "busy"> {
   const wallet = deps.lightning;
   const now = nowIso();
-  const claim = new AtomicChange(deps.d1);
-  const cas = claim.compareAndSet(
-    "payouts",
+  const claim = new AtomicChange(deps.db);
+  const cas = claim.compareAndSet(payouts,
     payoutId,
     { status: "in_flight", updatedAt: now, lastError: null },
     where("status = 'pending' OR (status = 'failed' AND hold IS NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?))", now),
   );
-  claim.increment("payouts", payoutId, { attempts: 1 }, cas);
+  claim.increment(payouts, payoutId, { attempts: 1 }, cas);
   await claim.commit();
   if (!claim.won(cas)) return "busy";
 
@@ -147,12 +145,11 @@ async function overCapPaymentsTo(deps: Deps, destination: string): Promise<numbe
 }
 
 async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: string | null; routingFee: number; feeCap: number | null; destination: string | null }) {
-  const change = new AtomicChange(deps.d1);
+  const change = new AtomicChange(deps.db);
   // A wallet that takes no fee limit (NWC) may charge more: recorded, shown to the admin, and counted
   // against the destination (OVER_CAP_PAYMENTS_BEFORE_HOLD).
   const overFeeCap = paid.feeCap !== null && paid.routingFee > paid.feeCap;
-  const cas = change.compareAndSet(
-    "payouts",
+  const cas = change.compareAndSet(payouts,
     payout.id,
     {
       status: "succeeded",
@@ -175,8 +172,7 @@ async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: str
       [WALLET, paid.routingFee],
     ], cas);
   }
-  change.insert(
-    "payout_attempts",
+  change.insert(payoutAttempts,
     { id: crypto.randomUUID(), payoutId: payout.id, attempt: payout.attempts, destination: paid.destination, outcome: "succeeded", detail: null, routingFee: paid.routingFee, createdAt: change.at },
     cas,
   );
@@ -196,9 +192,8 @@ async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: str
  * destination than last time: changing their Lightning address retries it at once (retryFailedPayoutsOf).
  */
 async function failPayout(deps: Deps, payout: PayoutRow, reason: string, destination: string | null, hold: PayoutHold | null = null, tellPayee = true) {
-  const change = new AtomicChange(deps.d1);
-  const cas = change.compareAndSet(
-    "payouts",
+  const change = new AtomicChange(deps.db);
+  const cas = change.compareAndSet(payouts,
     payout.id,
     {
       status: "failed",
@@ -212,8 +207,7 @@ async function failPayout(deps: Deps, payout: PayoutRow, reason: string, destina
     },
     where("status = 'in_flight'"),
   );
-  change.insert(
-    "payout_attempts",
+  change.insert(payoutAttempts,
     { id: crypto.randomUUID(), payoutId: payout.id, attempt: payout.attempts, destination, outcome: hold ? "held" : "failed", detail: reason, createdAt: change.at },
     cas,
   );

@@ -1,9 +1,10 @@
 // Portfolio items a member shows on their profile; only the owner changes them.
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Db, UserRow } from "../context";
+import type { Db, UserRow } from "../db/client";
 import { portfolioItems } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { nowIso } from "../db/client";
+import type { Deps } from "./deps";
 
 type Item = typeof portfolioItems.$inferSelect;
 /** Most items a member can have: a profile shows them all, and each is a row everyone's visit reads. */
@@ -11,13 +12,13 @@ export const MAX_PORTFOLIO_ITEMS = 50;
 
 const view = (i: Item) => ({ id: i.id, title: i.title, description: i.description, imageUrl: i.imageUrl, projectUrl: i.projectUrl, category: i.category, createdAt: i.createdAt });
 
-export async function portfolioOf(db: Db, userId: string) {
+export async function portfolioOf({ db }: Pick<Deps, "db">, userId: string) {
   const rows = await db.select().from(portfolioItems).where(eq(portfolioItems.userId, userId)).orderBy(desc(portfolioItems.createdAt)).limit(MAX_PORTFOLIO_ITEMS);
   return rows.map(view);
 }
 
 export async function addPortfolioItem(
-  db: Db,
+  { db }: Pick<Deps, "db">,
   me: UserRow,
   input: { title: string; description?: string | null; imageUrl?: string | null; projectUrl?: string | null; category?: string | null },
 ) {
@@ -34,7 +35,7 @@ export async function addPortfolioItem(
   return view(row);
 }
 
-export async function editPortfolioItem(db: Db, me: UserRow, id: string, input: Partial<Omit<Item, "id" | "userId" | "createdAt">>) {
+export async function editPortfolioItem({ db }: Pick<Deps, "db">, me: UserRow, id: string, input: Partial<Omit<Item, "id" | "userId" | "createdAt">>) {
   const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   const where = and(eq(portfolioItems.id, id), eq(portfolioItems.userId, me.id));
   const [row] = Object.keys(changes).length
@@ -44,7 +45,7 @@ export async function editPortfolioItem(db: Db, me: UserRow, id: string, input: 
   return view(row);
 }
 
-export async function removePortfolioItem(db: Db, me: UserRow, id: string) {
+export async function removePortfolioItem({ db }: Pick<Deps, "db">, me: UserRow, id: string) {
   const removed = await db.delete(portfolioItems).where(and(eq(portfolioItems.id, id), eq(portfolioItems.userId, me.id))).returning({ id: portfolioItems.id });
   if (removed.length === 0) throw notFound("Portfolio item not found", "portfolio_item_not_found");
 }

@@ -6,6 +6,7 @@ import { escrowBalance, expectLedgerBalanced, payoutsOf, receivedBy } from "../t
 import { makeDeps } from "../composition";
 import { checkInvoice, markInvoicePaid } from "./escrow";
 import { runMinuteJobs } from "./cron";
+import { statement } from "../db/test-statements";
 
 const statuses = (results: { status: number }[]) => results.map((r) => r.status).sort();
 
@@ -58,7 +59,7 @@ describe("races", () => {
     const posted = await postGig(hirer);
     const deps = makeDeps(env, () => {});
     await deps.devWallet!.payDevInvoice(posted.paymentRequest!);
-    const invoice = await env.DB.prepare("SELECT * FROM invoices WHERE gig_id = ?").bind(posted.gig.id).first<Record<string, any>>();
+    const invoice = await statement("SELECT * FROM invoices WHERE gig_id = ?", posted.gig.id).first<Record<string, any>>();
     const row = await deps.db.query.invoices.findFirst({ where: (t, { eq }) => eq(t.id, invoice!.id) });
     const outcomes = await Promise.all([markInvoicePaid(deps, invoice!.payment_hash), checkInvoice(deps, row!), markInvoicePaid(deps, invoice!.payment_hash)]);
     expect(outcomes.filter((o) => o === "funded")).toHaveLength(1);
@@ -68,7 +69,7 @@ describe("races", () => {
 
   it("the cron run twice at once does each job once", async () => {
     const job = await submittedJob();
-    await env.DB.prepare("UPDATE gigs SET submitted_at = ? WHERE id = ?").bind(new Date(Date.now() - 15 * 86_400_000).toISOString(), job.gigId).run();
+    await statement("UPDATE gigs SET submitted_at = ? WHERE id = ?", new Date(Date.now() - 15 * 86_400_000).toISOString(), job.gigId).run();
     const pending: Promise<unknown>[] = [];
     const deps = makeDeps(env, (work) => pending.push(work()));
     const [r1, r2] = await Promise.all([runMinuteJobs(deps), runMinuteJobs(deps)]);

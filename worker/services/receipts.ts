@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
 import { platformFee, totalCharge, workerPayout } from "../../domain/fees";
 import { formatSats } from "../../domain/format";
-import type { UserRow } from "../context";
+import type { UserRow } from "../db/client";
 import { payouts } from "../db/schema";
-import { authorise } from "./gig-actions";
-import { loadGig } from "./gigs";
+import { authorise } from "./gig-transitions";
+import { loadGig } from "./gig-views";
 import { findUserById } from "./users";
 import type { Deps } from "./deps";
 
@@ -54,7 +54,7 @@ export async function gigReceiptPdf(deps: Deps, me: UserRow, gigId: string): Pro
 
 async function findUserByIdOrGone(deps: Deps, id: string): Promise<string> {
   try {
-    const u = await findUserById(deps.db, id);
+    const u = await findUserById(deps, id);
     return u.displayName ? `${u.displayName} (${u.username})` : u.username;
   } catch {
     return "Deleted user";

@@ -1,11 +1,11 @@
 // Reviews: each party of a gig may review the other once, from work_submitted on. The reviewee's
 // average (stored ×10) and count are recomputed from the reviews in the same batch, so they never drift.
-import { desc, eq } from "drizzle-orm";
-import type { Db, UserRow } from "../context";
-import { reviews, users } from "../db/schema";
+import { desc, eq, sql } from "drizzle-orm";
+import type { Db, UserRow } from "../db/client";
+import { notifications, reviews, users } from "../db/schema";
 import { badRequest, conflict } from "../errors";
-import { authorise } from "./gig-actions";
-import { loadGig } from "./gigs";
+import { authorise } from "./gig-transitions";
+import { loadGig } from "./gig-views";
 import type { Deps } from "./deps";
 
 export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: { rating: number; comment?: string | null; revieweeId: string }) {
@@ -17,21 +17,26 @@ export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: {
   const id = crypto.randomUUID();
   const now = new Date().toISOString();
   try {
-    await deps.d1.batch([
-      deps.d1
-        .prepare("INSERT INTO reviews (id, gig_id, reviewer_id, reviewee_id, rating, comment, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        .bind(id, gig.id, me.id, counterpart, input.rating, input.comment ?? null, now),
-      deps.d1
-        .prepare(
-          `UPDATE users SET
-             average_rating = (SELECT CAST(ROUND(AVG(rating) * 10) AS INTEGER) FROM reviews WHERE reviewee_id = ?1),
-             total_reviews = (SELECT COUNT(*) FROM reviews WHERE reviewee_id = ?1)
-           WHERE id = ?1`,
-        )
-        .bind(counterpart),
-      deps.d1
-        .prepare("INSERT INTO notifications (id, user_id, gig_id, type, title, message, actor_id, is_read, created_at) VALUES (?, ?, ?, 'review', 'New Review', ?, ?, 0, ?)")
-        .bind(crypto.randomUUID(), counterpart, gig.id, `You received a ${input.rating}-star review for "${gig.title}".`, me.id, now),
+    await deps.db.batch([
+      deps.db.insert(reviews).values({ id, gigId: gig.id, reviewerId: me.id, revieweeId: counterpart, rating: input.rating, comment: input.comment ?? null, createdAt: now }),
+      deps.db
+        .update(users)
+        .set({
+          averageRating: sql`(SELECT CAST(ROUND(AVG(rating) * 10) AS INTEGER) FROM ${reviews} WHERE reviewee_id = ${counterpart})`,
+          totalReviews: sql`(SELECT COUNT(*) FROM ${reviews} WHERE reviewee_id = ${counterpart})`,
+        })
+        .where(eq(users.id, counterpart)),
+      deps.db.insert(notifications).values({
+        id: crypto.randomUUID(),
+        userId: counterpart,
+        gigId: gig.id,
+        type: "review",
+        title: "New Review",
+        message: `You received a ${input.rating}-star review for "${gig.title}".`,
+        actorId: me.id,
+        isRead: false,
+        createdAt: now,
+      }),
     ]);
   } catch (err) {
     if (/UNIQUE constraint failed/.test(String(err))) throw conflict("You have already submitted a review for this gig", "review_already_submitted");
@@ -40,7 +45,7 @@ export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: {
   return { id, gigId: gig.id, rating: input.rating, comment: input.comment ?? null, revieweeId: counterpart, createdAt: now };
 }
 
-export async function reviewsOf(db: Db, userId: string) {
+export async function reviewsOf({ db }: Pick<Deps, "db">, userId: string) {
   const rows = await db
     .select({ r: reviews, name: users.displayName, username: users.username, picture: users.profilePicture })
     .from(reviews)

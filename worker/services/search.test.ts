@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BUDGET_BANDS, budgetBandOf } from "../../domain/gig";
 import { api, call, postGig, signUp, type Member } from "../test/factories";
+import { statement, batch } from "../db/test-statements";
 
 type Listed = { id: string; title: string; payment: number };
 
@@ -25,12 +26,12 @@ async function insertGigs(poster: Member, count: number, gig: (i: number) => { t
   const base = Date.now() - 10 * 86_400_000;
   const statements = Array.from({ length: count }, (_, i) => {
     const g = gig(i);
-    return env.DB.prepare(
+    return statement(
       `INSERT INTO gigs (id, gig_type, title, description, category, payment, timeframe, status, escrow_status, poster_id, worker_id, version, created_at)
        VALUES (?, 'service_offering', ?, ?, 'Other', ?, 7, 'open', 'pending', ?, ?, 0, ?)`,
-    ).bind(crypto.randomUUID(), g.title, g.description ?? "Seeded for a rows-read check.", g.payment ?? 5_000, poster.id, poster.id, new Date(base + i * 1000).toISOString());
+    crypto.randomUUID(), g.title, g.description ?? "Seeded for a rows-read check.", g.payment ?? 5_000, poster.id, poster.id, new Date(base + i * 1000).toISOString());
   });
-  for (let i = 0; i < statements.length; i += 50) await env.DB.batch(statements.slice(i, i + 50));
+  for (let i = 0; i < statements.length; i += 50) await batch(statements.slice(i, i + 50));
 }
 
 describe("GET /api/gigs?q= (search)", () => {
@@ -196,7 +197,7 @@ describe("GET /api/gigs budget bands", () => {
     expect(await ids(`posterId=${poster.id}&minPayment=9999&maxPayment=50001`)).toEqual([50_001, 50_000, 10_000, 9_999].map((p) => byPayment.get(p)));
     expect(await ids(`posterId=${poster.id}&minPayment=10001&maxPayment=49999`)).toEqual([]);
 
-    const stored = await env.DB.prepare("SELECT payment, budget_band AS band FROM gigs WHERE poster_id = ?").bind(poster.id).all<{ payment: number; band: number }>();
+    const stored = await statement("SELECT payment, budget_band AS band FROM gigs WHERE poster_id = ?", poster.id).all<{ payment: number; band: number }>();
     for (const row of stored.results) expect(row.band, String(row.payment)).toBe(budgetBandOf(row.payment));
 
     // Payment can change (a service offering's budget): the band follows.

@@ -2,22 +2,23 @@
 // status (SPEC.md §4 Suggestion).
 import { desc, eq } from "drizzle-orm";
 import type { SuggestionStatus } from "../../domain/admin";
-import type { Db, UserRow } from "../context";
+import type { Db, UserRow } from "../db/client";
 import { suggestions, users } from "../db/schema";
 import { notFound } from "../errors";
 import type { AdminSuggestionView } from "../../domain/admin-views";
+import type { Deps } from "./deps";
 
 export type { AdminSuggestionView };
 
 export type SuggestionRow = typeof suggestions.$inferSelect;
 
-export async function sendSuggestion(db: Db, me: UserRow, suggestion: string): Promise<SuggestionRow> {
+export async function sendSuggestion({ db }: Pick<Deps, "db">, me: UserRow, suggestion: string): Promise<SuggestionRow> {
   const [row] = await db.insert(suggestions).values({ id: crypto.randomUUID(), userId: me.id, suggestion, status: "pending" }).returning();
   return row!;
 }
 
 /** The latest suggestions, newest first, with who sent them. */
-export async function listSuggestions(db: Db, limit = 200): Promise<AdminSuggestionView[]> {
+export async function listSuggestions({ db }: Pick<Deps, "db">, limit = 200): Promise<AdminSuggestionView[]> {
   const rows = await db
     .select({ s: suggestions, displayName: users.displayName, username: users.username })
     .from(suggestions)
@@ -34,7 +35,7 @@ export async function listSuggestions(db: Db, limit = 200): Promise<AdminSuggest
   }));
 }
 
-export async function updateSuggestion(db: Db, id: string, status: SuggestionStatus): Promise<SuggestionRow> {
+export async function updateSuggestion({ db }: Pick<Deps, "db">, id: string, status: SuggestionStatus): Promise<SuggestionRow> {
   const [row] = await db.update(suggestions).set({ status }).where(eq(suggestions.id, id)).returning();
   if (!row) throw notFound("Suggestion not found", "suggestion_not_found");
   return row;

@@ -3,11 +3,11 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { nip19 } from "nostr-tools";
 import { successRate } from "../../domain/reputation";
 import type { OwnUser, ProfileUpdate, PublicUser } from "../../domain/profile";
-import type { Db, UserRow } from "../context";
+import type { Db, UserRow } from "../db/client";
 import type { Deps } from "./deps";
 import { addGigEvent } from "./gig-events";
 import { AtomicChange, allOf, where, type Guard } from "../db/atomic";
-import { gigs, notifications, users } from "../db/schema";
+import { gigs, notifications, sessions, users } from "../db/schema";
 import { nowIso } from "../db/client";
 import { destinationHost } from "../lightning/lnurl";
 import { badRequest, conflict, notFound } from "../errors";
@@ -42,13 +42,13 @@ export function ownUser(u: UserRow, aliasDomain: string): OwnUser {
   };
 }
 
-export async function findUserById(db: Db, id: string): Promise<UserRow> {
+export async function findUserById({ db }: Pick<Deps, "db">, id: string): Promise<UserRow> {
   const user = await db.query.users.findFirst({ where: and(eq(users.id, id), isNull(users.deletedAt)) });
   if (!user) throw notFound("User not found", "user_not_found");
   return user;
 }
 
-export async function findUserByNpub(db: Db, npub: string): Promise<UserRow> {
+export async function findUserByNpub({ db }: Pick<Deps, "db">, npub: string): Promise<UserRow> {
   let pubkey: string;
   try {
     const decoded = nip19.decode(npub);
@@ -62,7 +62,7 @@ export async function findUserByNpub(db: Db, npub: string): Promise<UserRow> {
   return user;
 }
 
-export async function isAliasAvailable(db: Db, alias: string): Promise<boolean> {
+export async function isAliasAvailable({ db }: Pick<Deps, "db">, alias: string): Promise<boolean> {
   const taken = await db.query.users.findFirst({ where: eq(users.gigstrAlias, alias), columns: { id: true } });
   return !taken;
 }
@@ -73,7 +73,7 @@ export async function isAliasAvailable(db: Db, alias: string): Promise<boolean> 
  * to its owner's Lightning address, so that address may not be on the alias domain: the Worker would
  * fetch itself, alias after alias.
  */
-export async function updateProfile(db: Db, me: UserRow, edit: ProfileUpdate, aliasDomain: string): Promise<UserRow> {
+export async function updateProfile({ db }: Pick<Deps, "db">, me: UserRow, edit: ProfileUpdate, aliasDomain: string): Promise<UserRow> {
   if (edit.username !== undefined && edit.username !== me.username) {
     throw badRequest("Username cannot be changed", "username_immutable");
   }
@@ -156,20 +156,20 @@ const ACTIVE_ESCROW = "You have gigs with active escrow or payments on their way
  * gone. One batch, every statement guarded by noMoneyInPlay: a hire racing the deletion either lands
  * first (and the deletion is refused) or finds the offering cancelled.
  */
-export async function deleteAccount(deps: Pick<Deps, "db" | "d1">, me: UserRow): Promise<void> {
+export async function deleteAccount(deps: Pick<Deps, "db">, me: UserRow): Promise<void> {
   const guard = noMoneyInPlay(me.id);
   const offerings = await deps.db
     .select({ id: gigs.id })
     .from(gigs)
     .where(and(eq(gigs.posterId, me.id), eq(gigs.gigType, "service_offering"), eq(gigs.status, "open")));
-  const change = new AtomicChange(deps.d1);
+  const change = new AtomicChange(deps.db);
   for (const { id } of offerings) {
-    const cancelled = change.compareAndSet("gigs", id, { status: "cancelled", cancelledAt: change.at }, allOf(where("status = 'open'"), guard), { bumpVersion: true });
+    const cancelled = change.compareAndSet(gigs, id, { status: "cancelled", cancelledAt: change.at }, allOf(where("status = 'open'"), guard), { bumpVersion: true });
     addGigEvent(change, cancelled, { gigId: id, type: "cancelled", actorId: me.id, data: { reason: "account_deleted" } });
   }
-  change.raw(deps.d1.prepare(`DELETE FROM sessions WHERE user_id = ? AND ${guard.sql}`).bind(me.id, ...guard.params));
+  change.delete(sessions, where("user_id = ?", me.id), guard);
   const scrubbed = { username: `deleted-${me.id}`, nostrPubkey: null, displayName: DELETED_USER_NAME, profilePicture: null, bio: null, nip05: null, lightningAddress: null, deletedAt: change.at };
-  change.update("users", scrubbed, where("id = ?", me.id), guard);
+  change.update(users, scrubbed, where("id = ?", me.id), guard);
   await change.commit();
   // The guard decided, in the batch: money in play (now, or landed meanwhile) left everything as it was.
   const after = await deps.db.query.users.findFirst({ where: eq(users.id, me.id), columns: { deletedAt: true } });

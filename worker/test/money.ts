@@ -3,9 +3,11 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { checkLedger } from "../services/ledger";
 import { makeDeps } from "../composition";
+import { openDb } from "../db/client";
+import { statement } from "../db/test-statements";
 
 export async function expectLedgerBalanced() {
-  const check = await checkLedger(env.DB);
+  const check = await checkLedger(openDb(env.DB));
   expect(check.problems).toEqual([]);
   return check;
 }
@@ -17,11 +19,11 @@ export async function receivedBy(address: string): Promise<number> {
 }
 
 export async function escrowBalance(gigId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT COALESCE(SUM(amount), 0) AS b FROM ledger_entries WHERE account = ?").bind(`escrow:${gigId}`).first<{ b: number }>();
+  const row = await statement("SELECT COALESCE(SUM(amount), 0) AS b FROM ledger_entries WHERE account = ?", `escrow:${gigId}`).first<{ b: number }>();
   return row?.b ?? 0;
 }
 
 export async function payoutsOf(gigId: string) {
-  const rows = await env.DB.prepare("SELECT * FROM payouts WHERE gig_id = ? ORDER BY created_at").bind(gigId).all<Record<string, any>>();
+  const rows = await statement("SELECT * FROM payouts WHERE gig_id = ? ORDER BY created_at", gigId).all<Record<string, any>>();
   return rows.results;
 }
