@@ -2,6 +2,7 @@
 // Worker's admin routes and the admin panel. Members' reports and suggestions are here too: the admin
 // reads them.
 import { z } from "zod";
+import { chatMessageText } from "./chat-protocol";
 
 export const ADMIN_PIN_LENGTH = 6;
 /** The header the admin token travels in (SPEC.md §6). */
@@ -96,10 +97,8 @@ export const disputeResolutionSchema = z.discriminatedUnion(
 );
 export type DisputeResolutionInput = z.infer<typeof disputeResolutionSchema>;
 
-/** An admin's chat message: trimmed and non-empty (SPEC.md §5 Admin message). */
-export const adminMessageSchema = z.object({
-  message: z.string({ error: "Message must be text" }).trim().min(1, "Message cannot be empty").max(5000, "Message must be at most 5,000 characters"),
-});
+/** An admin's chat message: the same text rule as every chat message (SPEC.md §5 Admin message). */
+export const adminMessageSchema = z.object({ message: chatMessageText });
 
 /** Who the admin chat lists as a reason to look (SPEC.md §3 Admin unread-chat notification). */
 export type UnreadChatReason = "disputed" | "mention";

@@ -12,6 +12,7 @@ import { applyTransition } from "./gig-transitions";
 import { gigView, posterColumns, REMOVED_BY_ADMIN as DELETED_BY_ADMIN, type GigRow, type GigView, type PosterRow } from "./gig-views";
 import type { Deps } from "./deps";
 import type { AdminStats } from "../../domain/admin-views";
+import { decodePageCursor, encodePageCursor } from "./page-cursor";
 
 export type { AdminStats };
 
@@ -66,20 +67,6 @@ export interface AdminGigQuery {
 
 export type AdminGigView = GigView & { disputedBy: string | null; fundedAt: string | null; cancelledAt: string | null };
 
-function encodeCursor(gig: Pick<GigRow, "createdAt" | "id">): string {
-  return btoa(`${gig.createdAt}|${gig.id}`).replace(/=+$/, "");
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = atob(cursor).split("|");
-    if (createdAt && id) return { createdAt, id };
-  } catch {
-    /* below */
-  }
-  throw badRequest("Invalid cursor", "invalid_cursor");
-}
-
 const notDeleted = or(isNull(gigs.resolution), ne(gigs.resolution, DELETED_BY_ADMIN))!;
 
 /** Every gig but the deleted ones, pending_payment included, newest first, by keyset. */
@@ -88,7 +75,7 @@ export async function listAdminGigs(deps: Pick<Deps, "db">, query: AdminGigQuery
   if (query.status) conditions.push(eq(gigs.status, query.status));
   if (query.gigType) conditions.push(eq(gigs.gigType, query.gigType));
   if (query.cursor) {
-    const c = decodeCursor(query.cursor);
+    const c = decodePageCursor(query.cursor);
     conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${c.createdAt}, ${c.id})`);
   }
   const rows = await deps.db
@@ -106,7 +93,7 @@ export async function listAdminGigs(deps: Pick<Deps, "db">, query: AdminGigQuery
       fundedAt: gig.fundedAt,
       cancelledAt: gig.cancelledAt,
     })),
-    nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!.gig) : null,
+    nextCursor: rows.length > query.limit ? encodePageCursor(page[page.length - 1]!.gig) : null,
   };
 }
 

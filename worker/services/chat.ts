@@ -18,6 +18,7 @@ import { notify } from "./notifications";
 import { loadGig, type GigRow, type Viewer } from "./gig-views";
 import { memberForToken } from "./auth";
 import type { Deps } from "./deps";
+import { decodePageCursor, encodePageCursor } from "./page-cursor";
 
 /** Who wrote a message: a member, or the platform admin. */
 export type ChatSender = { kind: "member"; user: UserRow } | { kind: "admin" };
@@ -115,9 +116,9 @@ export interface ChatSend {
  * the other parties' notification; the room broadcasts what this answers.
  */
 export async function sendChatMessage(deps: Pick<Deps, "db">, send: ChatSend): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
-  const text = chatMessageText.safeParse(send.text);
+  const text = chatText(send.text);
   // A message that will be sent: the sessions and the gig are read together, before the message is stored.
-  const sending = send.joined && text.success;
+  const sending = send.joined && text.ok;
   const [checked, gig] = await Promise.all([
     checkSessions(deps, sending ? [send.credential, ...send.recheck] : [send.credential]),
     sending ? findGig(deps, send.gigId) : undefined,
@@ -125,10 +126,10 @@ export async function sendChatMessage(deps: Pick<Deps, "db">, send: ChatSend): P
   const sender = checked.senders.get(chatCredentialKey(send.credential));
   if (!sender) return { kind: "ended" };
   if (!send.joined) return { kind: "refused", error: "Join the gig's chat first: send {type:'join_gig', gigId}", checked };
-  if (!text.success) return { kind: "refused", error: text.error.issues[0]?.message ?? "Invalid message", checked };
+  if (!text.ok) return { kind: "refused", error: text.error, checked };
   if (!gig) return { kind: "refused", error: "Gig not found", checked };
   if (!mayChat(gig, sender)) return { kind: "refused", error: "You are no longer a party of this gig", leave: true, checked };
-  const message = await storeChatMessage(deps, gig, sender, text.data, send.fileAttachment, send.createdAt);
+  const message = await storeChatMessage(deps, gig, sender, text.text, send.fileAttachment, send.createdAt);
   return { kind: "done", checked, gig, message };
 }
 
@@ -143,6 +144,12 @@ async function findGig(deps: Pick<Deps, "db">, gigId: string): Promise<ChatGig |
     where: eq(gigs.id, gigId),
     columns: { id: true, title: true, gigType: true, posterId: true, hirerId: true, workerId: true },
   });
+}
+
+/** The one check of a message's text (domain's chatMessageText), for the room's frames and the admin's posts alike. */
+function chatText(raw: unknown): { ok: true; text: string } | { ok: false; error: string } {
+  const parsed = chatMessageText.safeParse(raw);
+  return parsed.success ? { ok: true, text: parsed.data } : { ok: false, error: parsed.error.issues[0]?.message ?? "Invalid message" };
 }
 
 function preview(text: string): string {
@@ -213,20 +220,6 @@ async function storeChatMessage(
 
 export const HISTORY_PAGE_MAX = 100;
 
-export function encodeChatCursor(m: { createdAt: string; id: string }): string {
-  return btoa(`${m.createdAt}|${m.id}`);
-}
-
-function decodeChatCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = atob(cursor).split("|");
-    if (createdAt && id) return { createdAt, id };
-  } catch {
-    /* fall through */
-  }
-  throw badRequest("Invalid cursor");
-}
-
 /**
  * `GET /api/gigs/{id}/messages`: the latest `limit` messages before `before` (a cursor), oldest first,
  * to the gig's parties and the admin. `nextCursor` pages further back.
@@ -238,7 +231,7 @@ export async function listChatMessages(
   page: { limit: number; before?: string },
 ): Promise<{ messages: ChatMessageView[]; nextCursor: string | null }> {
   const { since } = await gigHistoryForParty(deps, gigId, viewer);
-  const before = page.before ? decodeChatCursor(page.before) : null;
+  const before = page.before ? decodePageCursor(page.before) : null;
   const rows = await deps.db
     .select({ m: chatMessages, user: { username: users.username, displayName: users.displayName, profilePicture: users.profilePicture }, file: attachments })
     .from(chatMessages)
@@ -258,7 +251,7 @@ export async function listChatMessages(
   const more = rows.length > page.limit;
   const newestFirst = rows.slice(0, page.limit);
   const messages = newestFirst.reverse().map(({ m, user, file }) => chatMessageViewOf(m, user, file));
-  return { messages, nextCursor: more && messages[0] ? encodeChatCursor(messages[0]) : null };
+  return { messages, nextCursor: more && messages[0] ? encodePageCursor(messages[0]) : null };
 }
 
 type SenderColumns = { username: string; displayName: string | null; profilePicture: string | null } | null;
@@ -284,10 +277,10 @@ export function chatMessageViewOf(m: typeof chatMessages.$inferSelect, user: Sen
  * room broadcasts it to whoever is connected. Answers the stored message.
  */
 export async function postAdminChatMessage(deps: Pick<Deps, "db" | "env">, gigId: string, text: string): Promise<ChatMessageView> {
-  const message = chatMessageText.safeParse(text);
-  if (!message.success) throw badRequest(message.error.issues[0]?.message ?? "Invalid message");
+  const checked = chatText(text);
+  if (!checked.ok) throw badRequest(checked.error);
   const gig = await loadGig(deps, gigId);
-  const stored = await storeChatMessage(deps, gig, { kind: "admin" }, message.data, null, nowIso());
+  const stored = await storeChatMessage(deps, gig, { kind: "admin" }, checked.text, null, nowIso());
   await deps.env.GIG_ROOM.get(deps.env.GIG_ROOM.idFromName(gigId)).broadcastMessage(gigId, stored);
   return stored;
 }

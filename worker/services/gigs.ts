@@ -11,6 +11,7 @@ import { addGigEvent } from "./gig-events";
 import { getGig, GIG_VIEW_FIELDS, gigView, posterColumns, REMOVED_BY_ADMIN, visibleTo, type GigRow, type GigView, type GigViewRow, type PosterRow, type Viewer } from "./gig-views";
 import { recordInvoice, requestFundingInvoice, watchInvoice, type FundingInvoice } from "./escrow";
 import type { Deps } from "./deps";
+import { decodePageCursor, encodePageCursor } from "./page-cursor";
 
 export const LIGHTNING_ADDRESS_REQUIRED =
   "Lightning Address Required: please set your Lightning address in Settings before posting.";
@@ -69,20 +70,6 @@ export interface GigListQuery {
   q?: string;
   limit: number;
   cursor?: string;
-}
-
-export function encodeCursor(gig: Pick<GigRow, "createdAt" | "id">): string {
-  return btoa(`${gig.createdAt}|${gig.id}`).replace(/=+$/, "");
-}
-
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = atob(cursor).split("|");
-    if (!createdAt || !id) throw new Error("bad cursor");
-    return { createdAt, id };
-  } catch {
-    throw badRequest("Invalid cursor", "invalid_cursor");
-  }
 }
 
 /**
@@ -236,7 +223,7 @@ export async function listGigs(
   const participant = query.participant === "me";
   if (participant || !viewer.isAdmin) values.me = viewer.userId ?? "";
   if (query.cursor) {
-    const cursor = decodeCursor(query.cursor);
+    const cursor = decodePageCursor(query.cursor);
     values.cursorId = cursor.id;
     if (!search) values.cursorCreatedAt = cursor.createdAt;
   }
@@ -259,7 +246,7 @@ export async function listGigs(
         viewer,
       ),
     ),
-    nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
+    nextCursor: rows.length > query.limit ? encodePageCursor(page[page.length - 1]!) : null,
     rowsRead,
   };
 }

@@ -10,6 +10,7 @@ import { DELETED_BY_ADMIN } from "./admin";
 import { getGig } from "./gig-views";
 import type { Deps } from "./deps";
 import type { AdminReportView } from "../../domain/admin-views";
+import { decodePageCursor, encodePageCursor } from "./page-cursor";
 
 export type { AdminReportView };
 
@@ -38,22 +39,12 @@ export interface ReportQuery {
   cursor?: string;
 }
 
-function decodeCursor(cursor: string): { createdAt: string; id: string } {
-  try {
-    const [createdAt, id] = atob(cursor).split("|");
-    if (createdAt && id) return { createdAt, id };
-  } catch {
-    /* below */
-  }
-  throw badRequest("Invalid cursor", "invalid_cursor");
-}
-
 /** Reports, newest first, with the gig's title and the reporter's names. */
 export async function listReports(deps: Pick<Deps, "db">, query: ReportQuery): Promise<{ reports: AdminReportView[]; nextCursor: string | null }> {
   const conditions: SQL[] = [];
   if (query.status) conditions.push(eq(gigReports.status, query.status));
   if (query.cursor) {
-    const c = decodeCursor(query.cursor);
+    const c = decodePageCursor(query.cursor);
     conditions.push(sql`(${gigReports.createdAt}, ${gigReports.id}) < (${c.createdAt}, ${c.id})`);
   }
   const rows = await deps.db
@@ -79,7 +70,7 @@ export async function listReports(deps: Pick<Deps, "db">, query: ReportQuery): P
       adminNotes: r.adminNotes,
       createdAt: r.createdAt,
     })),
-    nextCursor: rows.length > query.limit && last ? btoa(`${last.r.createdAt}|${last.r.id}`) : null,
+    nextCursor: rows.length > query.limit && last ? encodePageCursor(last.r) : null,
   };
 }
 
