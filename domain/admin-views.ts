@@ -1,6 +1,7 @@
 // What the admin API answers (SPEC.md §3 Admin entities): the Worker's admin services build these,
 // the admin panel reads them. Types only.
-import type { UnreadChatReason } from "./admin";
+import type { ReportReason, ReportStatus, UnreadChatReason } from "./admin";
+import type { GigStatus } from "./gig";
 
 export type Party = { id: string; username: string; displayName: string | null };
 
@@ -101,12 +102,12 @@ export interface AdminReportView {
   id: string;
   gigId: string;
   /** The reported gig; `deleted` once the admin deleted it. */
-  gig: { title: string; status: string; deleted: boolean } | null;
+  gig: { title: string; status: GigStatus; deleted: boolean } | null;
   reporterId: string;
   reporter: { displayName: string | null; username: string | null };
-  reason: string;
+  reason: ReportReason;
   details: string | null;
-  status: string;
+  status: ReportStatus;
   adminNotes: string | null;
   createdAt: string;
 }

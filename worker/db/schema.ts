@@ -2,7 +2,8 @@
 // Times are ISO-8601 strings, amounts integer sats, ids UUIDs.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { BUDGET_BANDS } from "../../domain/gig";
+import { REPORT_REASONS, REPORT_STATUSES } from "../../domain/admin";
+import { BUDGET_BANDS, ESCROW_STATUSES, GIG_STATUSES } from "../../domain/gig";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
@@ -82,8 +83,8 @@ export const gigs = sqliteTable(
     payment: integer("payment").notNull(),
     timeframe: integer("timeframe").notNull(),
     deadline: text("deadline"),
-    status: text("status").notNull(),
-    escrowStatus: text("escrow_status").notNull().default("pending"),
+    status: text("status", { enum: GIG_STATUSES }).notNull(),
+    escrowStatus: text("escrow_status", { enum: ESCROW_STATUSES }).notNull().default("pending"),
     posterId: text("poster_id").notNull().references(() => users.id),
     hirerId: text("hirer_id").references(() => users.id),
     workerId: text("worker_id").references(() => users.id),
@@ -394,9 +395,9 @@ export const gigReports = sqliteTable(
     id: text("id").primaryKey(),
     gigId: text("gig_id").notNull(),
     reporterId: text("reporter_id").notNull().references(() => users.id),
-    reason: text("reason").notNull(),
+    reason: text("reason", { enum: REPORT_REASONS }).notNull(),
     details: text("details"),
-    status: text("status", { enum: ["pending", "under_review", "resolved", "dismissed"] }).notNull().default("pending"),
+    status: text("status", { enum: REPORT_STATUSES }).notNull().default("pending"),
     adminNotes: text("admin_notes"),
     createdAt: createdAt(),
   },

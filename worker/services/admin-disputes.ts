@@ -5,7 +5,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { DisputeResolutionInput } from "../../domain/admin";
 import { platformFee, refundAmount, splitPayouts, totalCharge, workerPayout } from "../../domain/fees";
-import type { AtomicChange, Cas } from "../db/atomic";
+import type { AtomicChange, Cas, SetColumns } from "../db/atomic";
 import { gigEvents, gigs, users } from "../db/schema";
 import { completionRows, refundEscrow, splitEscrow } from "./escrow";
 import { applyTransition, authorise } from "./gig-transitions";
@@ -103,8 +103,16 @@ export interface DisputeOutcome {
   platformFee: number;
 }
 
+/** A resolution: what it answers, the gig's columns it sets, the rows that go with it, what each party is told. */
+interface Settlement {
+  outcome: Omit<DisputeOutcome, "gigId" | "resolution">;
+  set: SetColumns<typeof gigs>;
+  rows: (change: AtomicChange, won: Cas) => string[];
+  tell: { hirer: string; worker: string };
+}
+
 /** What each party gets; reputation: the hirer's counts as successful in every case, the worker's unless refunded or given under half. */
-function settlementOf(gig: GigRow, input: DisputeResolutionInput) {
+function settlementOf(gig: GigRow, input: DisputeResolutionInput): Settlement {
   switch (input.resolution) {
     case "refund_hirer":
       return {

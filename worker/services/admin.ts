@@ -3,7 +3,7 @@
 import { and, desc, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { refundAmount } from "../../domain/fees";
 import type { GigStatus, GigType } from "../../domain/gig";
-import { where } from "../db/atomic";
+import { where, type SetColumns } from "../db/atomic";
 import type { Db } from "../db/client";
 import { gigReports, gigs, ledgerEntries, users } from "../db/schema";
 import { AppError, badRequest, notFound } from "../errors";
@@ -117,7 +117,7 @@ export async function deleteGigAsAdmin(deps: Deps, gigId: string): Promise<Delet
 
   const funded = gig.escrowStatus === "funded";
   const now = new Date().toISOString();
-  const set =
+  const set: SetColumns<typeof gigs> =
     gig.status === "completed"
       ? { resolution: DELETED_BY_ADMIN }
       : {

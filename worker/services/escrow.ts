@@ -2,7 +2,7 @@
 // Every function here that changes state does so in one AtomicChange (see db/atomic.ts).
 import { and, asc, eq, lte } from "drizzle-orm";
 import { platformFee, refundAmount, totalCharge, workerPayout } from "../../domain/fees";
-import { AtomicChange, allOf, not, where, type Cas, type Guard } from "../db/atomic";
+import { AtomicChange, allOf, not, where, type Cas, type Guard, type SetColumns } from "../db/atomic";
 import { nowIso } from "../db/client";
 import { gigs, invoices, users } from "../db/schema";
 import { escrowAccount, FEES, payableAccount, postTransaction, WALLET } from "./ledger";
@@ -95,7 +95,7 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
   const change = new AtomicChange(deps.db);
   const paid = change.compareAndSet(invoices, invoice.id, { status: "paid", paidAt: change.at }, where("status IN ('pending', 'expired')"));
 
-  const fundedSet =
+  const fundedSet: SetColumns<typeof gigs> =
     gig.gigType === "job_request"
       ? { status: "open", escrowStatus: "funded", fundedAt: change.at, fundingInvoiceId: null }
       : {
@@ -206,7 +206,7 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
     { status: "expired", lateCheckAt: lateCheckAt(invoice.expiresAt, 0), lateChecks: 0 },
     where("status = 'pending' AND expires_at <= ?", change.at),
   );
-  const revertSet =
+  const revertSet: SetColumns<typeof gigs> =
     gig.gigType === "job_request"
       ? { status: "cancelled", cancelledAt: change.at, fundingInvoiceId: null }
       : UNPAID_HIRE_ENDED;

@@ -10,6 +10,7 @@ import { badRequest, forbidden } from "../errors";
 import { completionRows, recordInvoice, refundEscrow, requestFundingInvoice, UNPAID_HIRE_ENDED, watchInvoice } from "./escrow";
 import { applyTransition, authorise } from "./gig-transitions";
 import { getGig, loadGig, type GigRow, type GigView } from "./gig-views";
+import type { PostedGig } from "../../domain/gig-view";
 import { disableClaim } from "./interest";
 import type { Deps } from "./deps";
 import type { GigEditChange } from "../../domain/admin-views";
@@ -17,7 +18,7 @@ import type { GigEditChange } from "../../domain/admin-views";
 const counterpartOf = (gig: GigRow, userId: string) => (gig.hirerId === userId ? gig.workerId : gig.hirerId);
 const daysFrom = (iso: string, days: number) => new Date(Date.parse(iso) + days * 86_400_000).toISOString();
 
-export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<{ gig: GigView; paymentRequest: string | null; totalCharge: number }> {
+export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<PostedGig> {
   const gig = await loadGig(deps, gigId);
   const actor = { userId: me.id, isAdmin: false };
   authorise(gig, "claim", actor);

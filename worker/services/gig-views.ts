@@ -1,7 +1,8 @@
 // How a gig is read and shown: loading it, who may know it exists, and the fields of SPEC.md §3 Gig with
 // what only the parties may see.
 import { platformFee, totalCharge } from "../../domain/fees";
-import { isParty, type GigType } from "../../domain/gig";
+import { isParty } from "../../domain/gig";
+import type { GigDetail, GigView } from "../../domain/gig-view";
 import { successRate } from "../../domain/reputation";
 import { eq } from "drizzle-orm";
 import type { UserRow } from "../db/client";
@@ -9,6 +10,7 @@ import { gigs, invoices, users } from "../db/schema";
 import { notFound } from "../errors";
 import type { Deps } from "./deps";
 
+export type { GigDetail, GigView };
 export type GigRow = typeof gigs.$inferSelect;
 /** The gig columns a view reads (a list page selects only these). */
 export const GIG_VIEW_FIELDS = [
@@ -19,33 +21,6 @@ export const GIG_VIEW_FIELDS = [
 export type GigViewRow = Pick<GigRow, (typeof GIG_VIEW_FIELDS)[number]>;
 export type PosterRow = Pick<UserRow, "id" | "username" | "displayName" | "profilePicture" | "completedGigs" | "successfulGigs">;
 
-export interface GigView {
-  id: string;
-  gigType: GigType;
-  title: string;
-  description: string;
-  category: string;
-  status: string;
-  payment: number;
-  budget: number;
-  platformFee: number;
-  totalCharge: number;
-  timeframe: number;
-  deadline: string | null;
-  createdAt: string;
-  claimedAt: string | null;
-  submittedAt: string | null;
-  completedAt: string | null;
-  posterId: string;
-  hirerId: string | null;
-  workerId: string | null;
-  escrowStatus: string;
-  workSubmission: string | null;
-  revisionNote: string | null;
-  disputeReason: string | null;
-  resolution: string | null;
-  poster: { id: string; username: string; displayName: string | null; profilePicture: string | null; completedGigs: number; successRate: number };
-}
 
 export function gigView(gig: GigViewRow, poster: PosterRow, viewer: { userId: string | null; isAdmin: boolean }): GigView {
   const privileged = viewer.isAdmin || isParty(gig, viewer.userId);
@@ -124,7 +99,7 @@ export async function loadVisibleGig(deps: Pick<Deps, "db">, gigId: string, view
   return gig;
 }
 
-export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigView & { paymentRequest: string | null }> {
+export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigDetail> {
   const rows = await deps.db.select({ gig: gigs, poster: posterColumns }).from(gigs).innerJoin(users, eq(users.id, gigs.posterId)).where(eq(gigs.id, gigId)).limit(1);
   const row = rows[0];
   if (!row || !visibleTo(row.gig, viewer)) throw notFound("Gig not found", "gig_not_found");

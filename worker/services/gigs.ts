@@ -11,6 +11,7 @@ import { addGigEvent } from "./gig-events";
 import { getGig, GIG_VIEW_FIELDS, gigView, posterColumns, REMOVED_BY_ADMIN, visibleTo, type GigRow, type GigView, type GigViewRow, type PosterRow, type Viewer } from "./gig-views";
 import { recordInvoice, requestFundingInvoice, watchInvoice, type FundingInvoice } from "./escrow";
 import type { Deps } from "./deps";
+import type { PostedGig } from "../../domain/gig-view";
 import { decodePageCursor, encodePageCursor } from "./page-cursor";
 
 export const LIGHTNING_ADDRESS_REQUIRED =
@@ -20,7 +21,7 @@ export const LIGHTNING_ADDRESS_REQUIRED =
  * Posts a gig. A job request waits for its funding invoice (pending_payment); a service offering
  * is open at once and is funded when a hirer hires it.
  */
-export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<{ gig: GigView; paymentRequest: string | null; totalCharge: number }> {
+export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<PostedGig> {
   if (!me.lightningAddress) throw badRequest(LIGHTNING_ADDRESS_REQUIRED, "lightning_address_required");
   const id = crypto.randomUUID();
   const isJob = form.gigType === "job_request";

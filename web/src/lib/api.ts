@@ -49,10 +49,18 @@ export async function apiRequest(method: string, path: string, body?: unknown, e
   return res;
 }
 
-export async function apiJson<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await apiRequest(method, path, body);
+/**
+ * An answer's JSON as the type the Worker answers it with. The answers' types are defined once, in domain/,
+ * and the Worker builds them against the same definitions: this is the one place the web app takes an
+ * answer's type on trust, so feature code never casts one.
+ */
+export async function readJson<T>(res: Response): Promise<T> {
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export async function apiJson<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return readJson<T>(await apiRequest(method, path, body));
 }
 
 /** Reads use GET to the path built from the query key's parts joined by a slash (SPEC.md §7). */

@@ -4,7 +4,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { ADMIN_TOKEN_HEADER } from "../../../../domain/admin";
-import { apiRequest } from "../../lib/api";
+import { apiRequest, readJson } from "../../lib/api";
 
 export const ADMIN_TOKEN_KEY = "adminToken";
 
@@ -22,9 +22,7 @@ export async function adminRequest(token: string | null, method: string, path: s
 }
 
 export async function adminJson<T>(token: string | null, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await adminRequest(token, method, path, body);
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
+  return readJson<T>(await adminRequest(token, method, path, body));
 }
 
 /** Query keys of the admin's reads; they all start with an admin path (SPEC.md §7: key parts make the path). */

@@ -3,7 +3,7 @@
 // reported gig, which resolves the report.
 import { useId } from "react";
 import { Link } from "react-router";
-import { REPORT_REASON_LABELS, REPORT_STATUSES, type ReportReason, type ReportStatus } from "../../../../domain/admin";
+import { REPORT_REASON_LABELS, REPORT_STATUSES, type ReportStatus } from "../../../../domain/admin";
 import { Badge, type BadgeVariant } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
@@ -69,8 +69,8 @@ function ReportCard({ report: r }: { report: AdminReport }) {
   return (
     <Card className="flex flex-col gap-3 p-4">
       <div className="flex flex-wrap items-center gap-2">
-        <Badge variant="danger">{REPORT_REASON_LABELS[r.reason as ReportReason] ?? r.reason}</Badge>
-        <Badge variant={STATUS_VARIANTS[r.status] ?? "outline"}>{REPORT_STATUS_LABELS[r.status as ReportStatus] ?? r.status}</Badge>
+        <Badge variant="danger">{REPORT_REASON_LABELS[r.reason] ?? r.reason}</Badge>
+        <Badge variant={STATUS_VARIANTS[r.status] ?? "outline"}>{REPORT_STATUS_LABELS[r.status] ?? r.status}</Badge>
         <span className="text-xs text-stone-500">{formatDate(r.createdAt)}</span>
       </div>
       <p className="text-sm text-stone-700">

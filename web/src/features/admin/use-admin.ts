@@ -4,7 +4,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import type { DisputeResolutionInput, ReportStatus, SuggestionStatus } from "../../../../domain/admin";
 import { useToast, type ToastOptions } from "../../components/ui/toast";
-import { ApiError, errorText, pathFromKey } from "../../lib/api";
+import { ApiError, errorText, pathFromKey, readJson } from "../../lib/api";
 import { adminJson, adminRequest, useAdminSession } from "./admin-session";
 import type { AdminChatMessage, AdminGig, AdminReport, AdminStats, AdminSuggestion, Dispute, MoneyHealth, UnreadChat } from "./types";
 
@@ -82,7 +82,7 @@ export function useAdminGigs(filters: GigFilters) {
         const path = pathOf(key);
         const url = pageParam ? `${path}${path.includes("?") ? "&" : "?"}cursor=${encodeURIComponent(pageParam)}` : path;
         const res = await adminRequest(token, "GET", url);
-        return { gigs: (await res.json()) as AdminGig[], next: res.headers.get("X-Next-Cursor") };
+        return { gigs: await readJson<AdminGig[]>(res), next: res.headers.get("X-Next-Cursor") };
       } catch (err) {
         toast({ title: "Unauthorized", description: errorText(err, "Please enter the PIN again."), variant: "destructive" });
         end();

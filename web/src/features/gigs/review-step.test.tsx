@@ -105,7 +105,7 @@ describe("the review step", () => {
     expect(api.callsTo("POST", "/api/gigs/gig-r/review")[0]!.body).toEqual({ rating: 2, revieweeId: "worker" });
   });
 
-  it.each(["completed", "work_submitted", "disputed"])("is offered later on a %s gig until the member has reviewed", async (status) => {
+  it.each(["completed", "work_submitted", "disputed"] as const)("is offered later on a %s gig until the member has reviewed", async (status) => {
     const { dialog, user, api } = await openGigModal(base({ status }), "worker", {
       "GET /api/reviews/user/hirer": () => [review({ gigId: "another-gig", revieweeId: "hirer" }), review({ gigId: "gig-r", reviewerUsername: "npub1someoneelse" })],
       "POST /api/gigs/gig-r/review": () => apiError(409, "You have already submitted a review for this gig", "review_already_submitted"),

@@ -1,55 +1,15 @@
-// The gig as the web app reads it (SPEC.md §3, the API's GigView). Fields that only some answers carry
-// are optional, so a card can be drawn from a list answer and the details modal from GET /api/gigs/{id}.
+// The gigs area's answers. The gig itself is the API's GigView, defined once in domain/gig-view.ts; a list
+// answer carries no paymentRequest, the details answer (GigDetail) does.
+import type { GigDetail, GigView, PostedGig } from "../../../../domain/gig-view";
 
-export type GigType = "job_request" | "service_offering";
+export type { GigType } from "../../../../domain/gig";
+export type { GigPosterView as GigPoster } from "../../../../domain/gig-view";
 
-export interface GigPoster {
-  id?: string;
-  username: string;
-  displayName: string | null;
-  profilePicture: string | null;
-  completedGigs: number;
-  successRate: number;
-}
-
-export interface Gig {
-  id: string;
-  title: string;
-  description: string;
-  category: string;
-  gigType: GigType;
-  status: string;
-  payment: number;
-  /** Same as payment (the spec's name for a service offering's price). */
-  budget?: number;
-  platformFee?: number;
-  totalCharge?: number;
-  timeframe: number;
-  deadline?: string | null;
-  createdAt: string;
-  claimedAt?: string | null;
-  submittedAt?: string | null;
-  completedAt?: string | null;
-  /** The owner: hirer of a job_request, worker of a service_offering. */
-  posterId?: string;
-  hirerId: string | null;
-  workerId: string | null;
-  escrowStatus?: "pending" | "funded" | "released" | "refunded" | null;
-  workSubmission?: string | null;
-  revisionNote?: string | null;
-  disputeReason?: string | null;
-  resolution?: string | null;
-  poster?: GigPoster;
-  /** GET /api/gigs/{id} only: the open funding invoice, for the payer while pending_payment. */
-  paymentRequest?: string | null;
-}
+/** A gig as any answer carries it: GET /api/gigs/{id} adds the open funding invoice (paymentRequest). */
+export type Gig = GigView & Partial<Pick<GigDetail, "paymentRequest">>;
 
 /** POST /api/gigs and POST /api/gigs/{id}/claim. */
-export interface GigWithInvoice {
-  gig: Gig;
-  paymentRequest: string | null;
-  totalCharge: number;
-}
+export type GigWithInvoice = PostedGig;
 
 export type InterestStatus = "pending" | "approved" | "rejected";
 
@@ -78,7 +38,7 @@ export interface ExtensionRequest {
   decidedAt?: string | null;
 }
 
-/** The owner of a gig: the poster, else (older answers) the hirer of a job or the worker of an offer. */
-export function ownerIdOf(gig: Pick<Gig, "posterId" | "gigType" | "hirerId" | "workerId">): string | null {
-  return gig.posterId ?? (gig.gigType === "service_offering" ? gig.workerId : gig.hirerId);
+/** The owner of a gig: its poster. */
+export function ownerIdOf(gig: Pick<Gig, "posterId">): string {
+  return gig.posterId;
 }

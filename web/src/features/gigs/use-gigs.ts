@@ -1,7 +1,7 @@
 // Query hooks of the gigs area. Keys start with the request path (SPEC.md §7), so invalidating
 // gigKeys.all() refreshes every list, every gig and its interest messages after an action.
 import { useInfiniteQuery, useQuery, useQueryClient, type Query, type QueryClient } from "@tanstack/react-query";
-import { apiJson, apiRequest } from "../../lib/api";
+import { apiJson, apiRequest, readJson } from "../../lib/api";
 import { useAuth } from "../auth/auth-context";
 import { browseParams, type BrowseFilters } from "./browse-query";
 import type { ExtensionRequest, Gig, InterestMessage } from "./types";
@@ -14,21 +14,9 @@ export const gigKeys = {
   extensions: (id: string) => ["/api/gigs", id, "extension-requests"] as const,
 };
 
-/** A gig list answer: an array, or a keyset page ({gigs|items, nextCursor}, DESIGN.md §8). */
-export function gigsFromAnswer(answer: unknown): Gig[] {
-  if (Array.isArray(answer)) return answer as Gig[];
-  if (answer && typeof answer === "object") {
-    const page = answer as { gigs?: unknown; items?: unknown };
-    if (Array.isArray(page.gigs)) return page.gigs as Gig[];
-    if (Array.isArray(page.items)) return page.items as Gig[];
-  }
-  return [];
-}
-
 /** The gigs a user posted: hirer of a job_request, or worker of a service_offering (SPEC.md §7). */
 export function isPostedBy(gig: Gig, userId: string): boolean {
-  if (gig.posterId) return gig.posterId === userId;
-  return gig.gigType === "service_offering" ? gig.workerId === userId : gig.hirerId === userId;
+  return gig.posterId === userId;
 }
 
 /**
@@ -40,8 +28,8 @@ export function usePostedGigs(userId: string | undefined) {
     queryKey: gigKeys.list({ posterId: userId ?? "" }),
     queryFn: async () => {
       try {
-        const answer = await apiJson<unknown>("GET", `/api/gigs?posterId=${encodeURIComponent(userId!)}`);
-        return gigsFromAnswer(answer).filter((gig) => isPostedBy(gig, userId!));
+        const gigs = await apiJson<Gig[]>("GET", `/api/gigs?posterId=${encodeURIComponent(userId!)}`);
+        return gigs.filter((gig) => isPostedBy(gig, userId!));
       } catch (err) {
         console.error("Failed to load posted gigs", err);
         return [];
@@ -61,8 +49,7 @@ export async function fetchGigPage(params: Record<string, string>, cursor?: stri
   const query = new URLSearchParams(params);
   if (cursor) query.set("cursor", cursor);
   const res = await apiRequest("GET", `/api/gigs?${query.toString()}`);
-  const text = await res.text();
-  return { gigs: gigsFromAnswer(text ? JSON.parse(text) : []), nextCursor: res.headers.get("X-Next-Cursor") || null };
+  return { gigs: (await readJson<Gig[] | undefined>(res)) ?? [], nextCursor: res.headers.get("X-Next-Cursor") || null };
 }
 
 /** Open gigs for the Browse tab, a page at a time ("Load more"). */
@@ -102,15 +89,24 @@ export function useMyGigs() {
   });
 }
 
+/** Whether a cached value is the gig `id` (the cache under gigKeys.all() also holds interest and extension lists). */
+function isGigWithId(value: unknown, id: string): value is Gig {
+  return typeof value === "object" && value !== null && "id" in value && value.id === id && "title" in value && "gigType" in value;
+}
+
+/** Every value a cached answer under gigKeys.all() holds: a list's items, an infinite list's pages' gigs, or itself. */
+function cachedValues(data: unknown): unknown[] {
+  if (Array.isArray(data)) return data;
+  if (typeof data === "object" && data !== null && "pages" in data && Array.isArray(data.pages)) {
+    return data.pages.flatMap((page: unknown) => (typeof page === "object" && page !== null && "gigs" in page && Array.isArray(page.gigs) ? page.gigs : []));
+  }
+  return [data];
+}
+
 /** A gig seen in any list already in the cache: the details modal shows it while its own read runs. */
 export function findCachedGig(queryClient: QueryClient, id: string): Gig | undefined {
   for (const [, data] of queryClient.getQueriesData<unknown>({ queryKey: gigKeys.all() })) {
-    const candidates: unknown[] = Array.isArray(data)
-      ? data
-      : data && typeof data === "object" && "pages" in data
-        ? (data as { pages: GigPage[] }).pages.flatMap((p) => p.gigs)
-        : [data];
-    const found = candidates.find((g): g is Gig => !!g && typeof g === "object" && (g as Gig).id === id && "title" in (g as Gig));
+    const found = cachedValues(data).find((value): value is Gig => isGigWithId(value, id));
     if (found) return found;
   }
   return undefined;

@@ -4,6 +4,8 @@ import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
 import { renderWithApp } from "../../test/render";
 import { PublicProfile } from "./public-profile";
+import { makeGig } from "../gigs/gig-factories";
+import type { Gig } from "../gigs/types";
 
 const npub = "npub1sg6plzptd64u62a878hep2kev88swjh3tw00gjsfl8f237lmu63q0uf63m";
 
@@ -37,27 +39,23 @@ describe("/user/:npub", () => {
 
   it("lists the gigs the member posted (asked by posterId: job requests and service offerings), linking to each", async () => {
     const member = makeUser({ id: "u-7" });
-    const gig = (over: object) => ({
-      id: "gig-1",
-      title: "Build a bot",
-      description: "A bot that posts block stats",
-      category: "Development",
-      gigType: "job_request",
-      status: "open",
-      payment: 50000,
-      timeframe: 7,
-      deadline: null,
-      createdAt: "2026-11-20T00:00:00Z",
-      hirerId: "u-7",
-      workerId: null,
-      ...over,
-    });
+    const gig = (over: Partial<Gig>) =>
+      makeGig({
+        id: "gig-1",
+        title: "Build a bot",
+        description: "A bot that posts block stats",
+        payment: 50000,
+        createdAt: "2026-11-20T00:00:00Z",
+        posterId: "u-7",
+        hirerId: "u-7",
+        ...over,
+      });
     const api = mockApi({
       [`GET /api/users/by-npub/${npub}`]: () => member,
       "GET /api/gigs": () => [
         gig({}),
         gig({ id: "gig-2", title: "Logo design", gigType: "service_offering", status: "disputed", hirerId: null, workerId: "u-7" }),
-        gig({ id: "gig-3", title: "Someone else's service", gigType: "service_offering", hirerId: "u-7", workerId: "u-9" }),
+        gig({ id: "gig-3", title: "Someone else's service", gigType: "service_offering", posterId: "u-9", hirerId: "u-7", workerId: "u-9" }),
       ],
       "GET /api/portfolio/user/u-7": () => [],
       "GET /api/reviews/user/u-7": () => [

@@ -91,8 +91,7 @@ export function usePublicUser(npub: string) {
 /** Lists that may fail (or not exist yet) read as empty: the profile still shows. */
 async function listOrEmpty<T>(path: string): Promise<T[]> {
   try {
-    const answer = await apiJson<unknown>("GET", path);
-    return Array.isArray(answer) ? (answer as T[]) : [];
+    return await apiJson<T[]>("GET", path);
   } catch (err) {
     console.error(`Failed to load ${path}`, err);
     return [];

@@ -1,0 +1,56 @@
+// The gig as the API answers it (SPEC.md §3 Gig), defined once for the Worker that builds it
+// (worker/services/gig-views.ts) and the web app that reads it.
+import type { EscrowStatus, GigStatus, GigType } from "./gig";
+
+/** The poster as a gig shows them. */
+export interface GigPosterView {
+  id: string;
+  username: string;
+  displayName: string | null;
+  profilePicture: string | null;
+  completedGigs: number;
+  successRate: number;
+}
+
+export interface GigView {
+  id: string;
+  gigType: GigType;
+  title: string;
+  description: string;
+  category: string;
+  status: GigStatus;
+  payment: number;
+  /** Same as payment (the spec's name for a service offering's price). */
+  budget: number;
+  platformFee: number;
+  totalCharge: number;
+  timeframe: number;
+  deadline: string | null;
+  createdAt: string;
+  claimedAt: string | null;
+  submittedAt: string | null;
+  completedAt: string | null;
+  /** The owner: hirer of a job_request, worker of a service_offering. */
+  posterId: string;
+  hirerId: string | null;
+  workerId: string | null;
+  escrowStatus: EscrowStatus;
+  /** The parties' and the admin's only (null to anyone else), as are revisionNote and disputeReason. */
+  workSubmission: string | null;
+  revisionNote: string | null;
+  disputeReason: string | null;
+  resolution: string | null;
+  poster: GigPosterView;
+}
+
+/** GET /api/gigs/{id}: the gig, with its open funding invoice for the payer while pending_payment. */
+export interface GigDetail extends GigView {
+  paymentRequest: string | null;
+}
+
+/** POST /api/gigs and POST /api/gigs/{id}/claim: the gig, and the invoice to fund its escrow when there is one. */
+export interface PostedGig {
+  gig: GigView;
+  paymentRequest: string | null;
+  totalCharge: number;
+}
