@@ -2,8 +2,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../context";
-import { HISTORY_PAGE_MAX, listChatMessages } from "../services/chat";
-import { loadGig } from "../services/gig-views";
+import { connectToRoom, HISTORY_PAGE_MAX, listChatMessages } from "../services/chat";
 import { parseQuery } from "./parse";
 import { depsOf } from "./deps";
 
@@ -35,7 +34,5 @@ export const chatSocketRoutes = new Hono<AppEnv>().get("/", async (c) => {
   }
   const gigId = z.string().min(1).max(64).safeParse(c.req.query("gigId"));
   if (!gigId.success) return c.json({ message: "gigId is required: connect to /ws?gigId=<gig id>", error: "invalid_input" }, 400);
-  await loadGig(depsOf(c), gigId.data);
-  const room = c.env.GIG_ROOM.get(c.env.GIG_ROOM.idFromName(gigId.data));
-  return room.fetch(c.req.raw);
+  return connectToRoom(depsOf(c), gigId.data, c.req.raw);
 });

@@ -272,6 +272,12 @@ export function chatMessageViewOf(m: typeof chatMessages.$inferSelect, user: Sen
 
 // ---- Admin messages ---------------------------------------------------------------------------
 
+/** The `/ws` upgrade, once the route has checked it: to the gig's room (404 for a gig that does not exist). */
+export async function connectToRoom(deps: Pick<Deps, "db" | "env">, gigId: string, upgrade: Request): Promise<Response> {
+  await loadGig(deps, gigId);
+  return deps.env.GIG_ROOM.get(deps.env.GIG_ROOM.idFromName(gigId)).fetch(upgrade);
+}
+
 /**
  * Posts a message as the platform admin (the admin REST endpoint calls this): stored here, then the gig's
  * room broadcasts it to whoever is connected. Answers the stored message.
