@@ -6,6 +6,7 @@ import { AppError } from "./errors";
 import { LightningError } from "./lightning/backend";
 import { identify } from "./auth/middleware";
 import { resolveAdminToken } from "./auth/admin";
+import { d1Session } from "./d1-sessions";
 import { securityHeaders } from "./security-headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
@@ -40,6 +41,7 @@ export function buildApp() {
 
   app.use("*", securityHeaders);
   app.use("/api/*", bodySizeLimit);
+  app.use("/api/*", d1Session);
   app.use("/api/*", identify(resolveAdminToken));
 
   app.route("/.well-known/lnurlp", lnurlpRoutes);

@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppContext, AppEnv, UserRow } from "../context";
-import { openDb } from "../db/client";
 import { unauthorized } from "../errors";
 import { lastUsedIsStale, sessionForToken, touchSession } from "../services/auth";
 import { accessFor } from "./access";
@@ -10,10 +9,9 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1]! : null;
 }
 
-/** Who is calling: opens the database, resolves the session and the admin token, then applies the access table. */
+/** Who is calling (the request's database is open: d1-sessions.ts): the session and the admin token, then the access table. */
 export function identify(resolveAdmin: (c: AppContext, token: string) => Promise<boolean>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    c.set("db", openDb(c.env.DB));
     const token = bearerToken(c.req.header("authorization"));
     const session = token ? await sessionForToken(c.var.db, token) : null;
     c.set("user", session?.user ?? null);

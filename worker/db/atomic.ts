@@ -4,7 +4,7 @@
 // no-op update does, and the caller answers 409.
 import { getTableColumns, getTableName, is, SQL, type Column } from "drizzle-orm";
 import { SQLiteSyncDialect, type SQLiteTable } from "drizzle-orm/sqlite-core";
-import { nowIso, type Db } from "./client";
+import { nowIso, type D1Client, type Db } from "./client";
 
 export type SqlValue = string | number | null;
 
@@ -60,7 +60,7 @@ function columnsOf(table: SQLiteTable, row: Record<string, unknown>): { names: s
 export class AtomicChange {
   private readonly statements: D1PreparedStatement[] = [];
   private results: D1Result[] | null = null;
-  private readonly d1: D1Database;
+  private readonly d1: D1Client;
   readonly at = nowIso();
 
   constructor(db: Db) {

@@ -31,17 +31,44 @@ export class ApiError extends Error {
   }
 }
 
+/** The D1 bookmark of the newest answer this browser has seen (the Worker's read replicas, worker/d1-sessions.ts). */
+export const BOOKMARK_KEY = "d1Bookmark";
+const BOOKMARK_HEADER = "x-d1-bookmark";
+
+function lastBookmark(): string | null {
+  try {
+    return localStorage.getItem(BOOKMARK_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps the newest bookmark (they sort oldest to newest), so every tab reads what any tab wrote. */
+function keepBookmark(res: Response): void {
+  const bookmark = res.headers.get(BOOKMARK_HEADER);
+  if (!bookmark) return;
+  const last = lastBookmark();
+  try {
+    if (!last || bookmark > last) localStorage.setItem(BOOKMARK_KEY, bookmark);
+  } catch {
+    /* storage off: each request reads what the nearest copy has */
+  }
+}
+
 export async function apiRequest(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
   const headers: Record<string, string> = { ...extraHeaders };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const token = getSessionToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  const bookmark = lastBookmark();
+  if (bookmark) headers[BOOKMARK_HEADER] = bookmark;
   const res = await fetch(path, {
     method,
     headers,
     credentials: "include",
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
+  keepBookmark(res);
   if (!res.ok) {
     const text = await res.text();
     throw new ApiError(res.status, text, `${res.status}: ${text || res.statusText}`);
