@@ -30,6 +30,9 @@ export default defineConfig({
                 LNURL_OVERRIDES: "",
                 // A local run (worker/deployment.ts); tests of a deployed Worker pass LOCAL_DEV: undefined.
                 LOCAL_DEV: "1",
+                // Visitors' reads are not cached here (worker/public-cache.test.ts switches it on), so a test
+                // reads what it just wrote.
+                PUBLIC_CACHE_SECONDS: "0",
               },
             },
           })),

@@ -247,6 +247,23 @@ async function underLoad(results, app, seed) {
     }
   } else log("the Worker runtime's own port was not found; skipping the runs without wrangler's proxy");
   if (emptyWithoutProxy) results.loadWithoutProxy.emptyWorker = emptyWithoutProxy;
+
+  // A visitor's browse page 1 from the edge cache (PUBLIC_CACHE_SECONDS on), on an app of its own on the same
+  // state (the first one stopped: one runtime per state directory); then how many of 200 reads in a row the
+  // cache answered.
+  await stop(app);
+  const cachedApp = await start(app.stateDir, "100k-cached", { PUBLIC_CACHE_SECONDS: "10" });
+  const cachedPath = `/api/gigs?status=open&limit=${PAGE}`;
+  results.cachedVisitorPage = await bothModes(cachedApp, "GET /api/gigs?status=open (page 1), visitor, edge cache on", { kind: "get", paths: [cachedPath] });
+  const seen = { hit: 0, stale: 0, miss: 0, none: 0 };
+  for (let i = 0; i < 200; i++) {
+    const res = await fetch(`${cachedApp.baseUrl}${cachedPath}`);
+    await res.arrayBuffer();
+    seen[res.headers.get("x-cache") ?? "none"] = (seen[res.headers.get("x-cache") ?? "none"] ?? 0) + 1;
+  }
+  results.cachedVisitorPage.cacheAnswers = seen;
+  log(`edge cache, 200 reads of page 1: ${seen.hit} hit, ${seen.stale} stale, ${seen.miss} miss`);
+  await stop(cachedApp);
 }
 
 /**
@@ -350,8 +367,8 @@ async function seededState(name, seed) {
   return stateDir;
 }
 
-async function start(stateDir, name) {
-  const app = await startApp({ root, nodeBin, stateDir, pin: taskset, nice: NICE, logFile: path.join(work, `app-${name}.log`) });
+async function start(stateDir, name, settings = {}) {
+  const app = await startApp({ root, nodeBin, stateDir, pin: taskset, nice: NICE, logFile: path.join(work, `app-${name}.log`), settings });
   apps.add(app);
   log(`app up on ${app.baseUrl} (${name})`);
   return app;
@@ -410,9 +427,14 @@ async function filterRowsRead(baseUrl) {
   const out = [];
   for (const [query, label] of filters) {
     const r = await getPage(baseUrl, `status=open&limit=${PAGE}&${query}`);
-    out.push({ query, label, gigs: r.gigs.length, rowsRead: r.rowsRead, budget: rowsBudget(PAGE) });
+    out.push({ query, label, gigs: r.gigs.length, rowsRead: r.rowsRead, budget: query.startsWith("q=") ? searchRowsBudget(PAGE) : rowsBudget(PAGE) });
   }
   return out;
+}
+
+/** A search page reads up to 3 rows per result (the FTS5 index, the gig, its poster: decision 008). */
+function searchRowsBudget(limit) {
+  return budgets.searchRowsReadPerPage.timesPageSize * limit + budgets.searchRowsReadPerPage.plus;
 }
 
 function rowsBudget(limit) {
@@ -541,6 +563,11 @@ function table(r) {
     add(`${l.label} @ 200/s open-loop`, lat(l.open), "—", null);
     add(`${l.label} x 50 connections`, lat(l.closed), "—", null);
   }
+  if (r.cachedVisitorPage) {
+    add(`${r.cachedVisitorPage.label} @ 200/s open-loop`, lat(r.cachedVisitorPage.open), "—", null);
+    add(`${r.cachedVisitorPage.label} x 50 connections`, lat(r.cachedVisitorPage.closed), "—", null);
+  }
+  for (const row of ratioRows(r)) add(...row);
 
   const c = r.chat;
   if (!c) {
@@ -561,6 +588,50 @@ function table(r) {
     }
     const failed = p.failures.length ? `, ${p.failures.length} failed` : "";
     add(`${label}, ${p.detectionMs.n} samples`, `p50 ${p.detectionMs.p50} / max ${p.detectionMs.max} ms${failed}`, budget, p.failures.length === 0 && p.detectionMs.max !== null && p.detectionMs.max <= b.paymentDetectionSeconds * 1000);
+  }
+  return rows;
+}
+
+/** App CPU per request (50 connections, closed loop), when measured. */
+const cpuOf = (x) => x?.closed?.cpu?.appCpuMsPerRequest?.total ?? null;
+const ratio = (a, b) => (a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null);
+
+/**
+ * The budgets that are ratios to the runtime's own floor measured in the same run (an empty Worker under the
+ * same wrangler dev, and straight to its runtime): what Gigstr adds, which this machine's noise does not hide.
+ */
+function ratioRows(r) {
+  const b = r.budgets;
+  const rows = [];
+  if (!r.load) return rows;
+  const empty = r.load.emptyWorker;
+  const emptyDirect = r.loadWithoutProxy?.emptyWorker;
+  const times = (x) => (x === null ? "not measured" : `${x}×`);
+  for (const key of ["browseFirstPage", "browsePage500", "gigById"]) {
+    const l = r.load[key];
+    if (!l) continue;
+    const cpu = ratio(cpuOf(l), cpuOf(empty));
+    rows.push([`Ratio: ${l.label}, app CPU per request to the empty Worker's (through wrangler dev)`, `${times(cpu)} (${cpuOf(l)} vs ${cpuOf(empty)} ms)`, `≤ ${b.cpuPerRequestToEmptyWorker.throughWranglerDev}×`, cpu !== null && cpu <= b.cpuPerRequestToEmptyWorker.throughWranglerDev]);
+    const direct = r.loadWithoutProxy?.[key];
+    if (direct && emptyDirect) {
+      const d = ratio(cpuOf(direct), cpuOf(emptyDirect));
+      rows.push([`Ratio: ${l.label}, app CPU per request to the empty Worker's (straight to the runtime)`, `${times(d)} (${cpuOf(direct)} vs ${cpuOf(emptyDirect)} ms)`, `≤ ${b.cpuPerRequestToEmptyWorker.straightToRuntime}×`, d !== null && d <= b.cpuPerRequestToEmptyWorker.straightToRuntime]);
+      const dt = ratio(direct.closed.achievedRate, emptyDirect.closed.achievedRate);
+      rows.push([`Ratio: ${l.label}, throughput x 50 connections to the empty Worker's (straight to the runtime)`, `${times(dt)} (${direct.closed.achievedRate} vs ${emptyDirect.closed.achievedRate} req/s)`, `≥ ${b.throughputToEmptyWorker}×`, dt !== null && dt >= b.throughputToEmptyWorker]);
+    }
+    const t = ratio(l.closed.achievedRate, empty.closed.achievedRate);
+    rows.push([`Ratio: ${l.label}, throughput x 50 connections to the empty Worker's (through wrangler dev)`, `${times(t)} (${l.closed.achievedRate} vs ${empty.closed.achievedRate} req/s)`, `≥ ${b.throughputToEmptyWorker}×`, t !== null && t >= b.throughputToEmptyWorker]);
+  }
+  if (r.load.signIn && r.load.browseFirstPage) {
+    const s = ratio(cpuOf(r.load.signIn), cpuOf(r.load.browseFirstPage));
+    rows.push(["Ratio: sign-in (challenge + verify), app CPU to a browse page's", `${times(s)} (${cpuOf(r.load.signIn)} vs ${cpuOf(r.load.browseFirstPage)} ms)`, `≤ ${b.signInCpuToBrowsePage}×`, s !== null && s <= b.signInCpuToBrowsePage]);
+  }
+  if (r.cachedVisitorPage) {
+    const c = ratio(cpuOf(r.cachedVisitorPage), cpuOf(empty));
+    const seen = r.cachedVisitorPage.cacheAnswers;
+    const total = seen.hit + seen.stale + seen.miss + seen.none;
+    rows.push(["Ratio: a visitor's browse page from the edge cache, app CPU to the empty Worker's", `${times(c)} (${cpuOf(r.cachedVisitorPage)} vs ${cpuOf(empty)} ms)`, `≤ ${b.cachedVisitorPageCpuToEmptyWorker}×`, c !== null && c <= b.cachedVisitorPageCpuToEmptyWorker]);
+    rows.push(["Edge cache: answers of 200 reads in a row of page 1", `${seen.hit} hit, ${seen.stale} stale, ${seen.miss} miss (${Math.round(((seen.hit + seen.stale) / total) * 100)}% from the cache)`, "—", null]);
   }
   return rows;
 }

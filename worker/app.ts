@@ -7,6 +7,7 @@ import { LightningError } from "./lightning/backend";
 import { identify } from "./auth/middleware";
 import { resolveAdminToken } from "./auth/admin";
 import { d1Session } from "./d1-sessions";
+import { publicCache } from "./public-cache";
 import { securityHeaders } from "./security-headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
@@ -41,6 +42,7 @@ export function buildApp() {
 
   app.use("*", securityHeaders);
   app.use("/api/*", bodySizeLimit);
+  app.use("/api/*", publicCache((request, env, ctx) => app.fetch(request, env, ctx)));
   app.use("/api/*", d1Session);
   app.use("/api/*", identify(resolveAdminToken));
 

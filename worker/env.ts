@@ -39,6 +39,8 @@ export interface Env {
   LNURL_OVERRIDES?: string;
   INVOICE_EXPIRY_SECONDS?: string;
   AUTO_RELEASE_DAYS?: string;
+  /** Seconds a visitor's public read stays fresh in the edge cache (worker/public-cache.ts); "0" switches it off. */
+  PUBLIC_CACHE_SECONDS?: string;
   /** "1" only on a developer's machine (`npm start`, unit tests); never in wrangler.toml (worker/deployment.ts). */
   LOCAL_DEV?: string;
 }

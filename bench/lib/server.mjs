@@ -46,7 +46,7 @@ export function runStep(cmd, args, { cwd, env, timeoutMs = 300_000, label }) {
 }
 
 /** Starts the app; resolves once /api/config answers. */
-export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile }) {
+export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile, settings = {} }) {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -60,6 +60,9 @@ export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile
     // wrangler dev prints a line per request at its default level: ~0.5-1 ms of node CPU per request on the
     // app's core that no deployment has. Warnings and errors still show.
     WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn",
+    // What a request costs, not what the edge cache spares: the cached visitor page is measured apart.
+    PUBLIC_CACHE_SECONDS: "0",
+    ...settings,
   };
   const app = await spawnAndWait({ root, env, pin, nice, logFile, port, readyPath: "/api/config", command: [nodeBin, [path.join(root, "scripts", "start.mjs")]] });
   return { ...app, stateDir };

@@ -38,6 +38,8 @@ export default async function setup(project: TestProject) {
     LIGHTNING_BACKEND: process.env.E2E_LIGHTNING_BACKEND || "dev",
     ADMIN_PIN: E2E_ADMIN_PIN,
     CRON_INTERVAL_SECONDS: "60",
+    // Each walk reads right after it writes, as a visitor too: the edge cache (tested in worker/public-cache.test.ts) is off.
+    PUBLIC_CACHE_SECONDS: "0",
   });
 
   console.log(`[e2e] starting the app on ${baseUrl} (log: ${path.relative(root, logFile)})`);

@@ -9,6 +9,7 @@ import { escrowAccount, FEES, payableAccount, postTransaction, WALLET } from "./
 import { notify } from "./notifications";
 import { addPayout, attemptPayout } from "./payouts";
 import { addGigEvent } from "./gig-events";
+import { forgetCachedGig } from "./public-cache";
 import { disableClaim } from "./interest";
 import { invoiceExpirySeconds, type Deps } from "./deps";
 import { LightningError, type InvoiceLookup } from "../lightning/backend";
@@ -146,7 +147,10 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
   });
 
   await change.commit();
-  if (change.won(funded)) return "funded";
+  if (change.won(funded)) {
+    await forgetCachedGig(gig.id);
+    return "funded";
+  }
   if (change.won(paid)) {
     deps.defer(() => attemptPayout(deps, refundId));
     return "refunding_late_payment";
@@ -229,6 +233,7 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
         : `The invoice to hire "${gig.title}" expired unpaid, so the hire was withdrawn. No sats were taken.`,
   });
   await change.commit();
+  if (change.won(reverted)) await forgetCachedGig(gig.id);
   return change.won(expired) ? "expired" : "skipped";
 }
 

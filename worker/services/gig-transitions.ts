@@ -9,6 +9,7 @@ import { conflict, forbidden } from "../errors";
 import { addGigEvent } from "./gig-events";
 import { notify, type NotificationDraft } from "./notifications";
 import { attemptPayout } from "./payouts";
+import { forgetCachedGig } from "./public-cache";
 import type { GigRow, Viewer } from "./gig-views";
 import type { Deps } from "./deps";
 
@@ -61,6 +62,7 @@ export async function applyTransition(deps: Deps, gig: GigRow, actorId: string |
   if (t.notify) notify(change, won, ...t.notify(gig).map((n) => ({ ...n, gigId: gig.id, actorId })));
   await change.commit();
   if (!change.won(won)) throw conflict(STALE_GIG, "stale_gig");
+  await forgetCachedGig(gig.id);
   for (const id of payoutIds) deps.defer(() => attemptPayout(deps, id));
 }
 

@@ -1,0 +1,99 @@
+// Visitors' public reads from the edge cache: a hit runs no query; a member's or the admin's read is never
+// stored nor served from it; a gig's change makes its own page fresh at once; a browse page is at most the
+// stated freshness old, then served stale once while a fresh one is made.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { adminSignIn } from "./test/admin";
+import { api, claimedJob, postGig, signUp, type Json } from "./test/factories";
+
+const CACHED = { PUBLIC_CACHE_SECONDS: "30" };
+
+async function visitorRead(path: string, headers: Record<string, string> = {}) {
+  const res = await api(path, { headers, env: CACHED });
+  return { status: res.status, cache: res.headers.get("X-Cache"), rowsRead: res.headers.get("X-Rows-Read"), body: (await res.json()) as Json };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe("a visitor's read of a gig", () => {
+  it("is stored on the first read and answered from the cache after, with no query run", async () => {
+    const job = await claimedJob();
+    const first = await visitorRead(`/api/gigs/${job.gigId}`);
+    expect(first).toMatchObject({ status: 200, cache: "miss" });
+    const second = await visitorRead(`/api/gigs/${job.gigId}`);
+    expect(second).toMatchObject({ status: 200, cache: "hit", rowsRead: "0" });
+    expect(second.body).toEqual(first.body);
+  });
+
+  it("is fresh at once after the gig changes: the change purges its page", async () => {
+    const job = await claimedJob();
+    expect((await visitorRead(`/api/gigs/${job.gigId}`)).body.status).toBe("claimed");
+    expect((await visitorRead(`/api/gigs/${job.gigId}`)).cache).toBe("hit");
+    expect((await api(`/api/gigs/${job.gigId}/start-work`, { method: "POST", token: job.worker.token, env: CACHED })).status).toBe(200);
+    const after = await visitorRead(`/api/gigs/${job.gigId}`);
+    expect(after).toMatchObject({ cache: "miss", body: { status: "in_progress" } });
+  });
+});
+
+describe("members and the admin", () => {
+  it("are never answered from the cache, and what they read is never stored for visitors", async () => {
+    const job = await claimedJob();
+    await api(`/api/gigs/${job.gigId}/start-work`, { method: "POST", token: job.worker.token, env: CACHED });
+    await api(`/api/gigs/${job.gigId}/submit`, { method: "POST", token: job.worker.token, json: { workSubmission: "Only for the parties" }, env: CACHED });
+    const party = await api(`/api/gigs/${job.gigId}`, { token: job.hirer.token, env: CACHED });
+    expect(party.headers.get("X-Cache")).toBeNull();
+    expect(((await party.json()) as Json).workSubmission).toBe("Only for the parties");
+
+    const visitor = await visitorRead(`/api/gigs/${job.gigId}`);
+    expect(visitor).toMatchObject({ cache: "miss", body: { workSubmission: null } });
+    const again = await api(`/api/gigs/${job.gigId}`, { token: job.hirer.token, env: CACHED });
+    expect(again.headers.get("X-Cache")).toBeNull();
+    expect(((await again.json()) as Json).workSubmission).toBe("Only for the parties");
+
+    const admin = await adminSignIn();
+    const asAdmin = await api(`/api/gigs/${job.gigId}`, { headers: { "x-admin-token": admin }, env: CACHED });
+    expect(asAdmin.headers.get("X-Cache")).toBeNull();
+    expect(((await asAdmin.json()) as Json).workSubmission).toBe("Only for the parties");
+  });
+});
+
+describe("a visitor's browse page", () => {
+  it("stays as stored while fresh, is served stale once after, and is fresh again from the next read", async () => {
+    const category = "Consulting";
+    const poster = await signUp({ lightningAddress: `cache${crypto.randomUUID().slice(0, 8)}@wallet.test` });
+    const page = `/api/gigs?category=${category}&gigType=service_offering&limit=100&posterId=${poster.id}`;
+    await postGig(poster, { gigType: "service_offering", category, title: "First offer in the cache test" });
+    const first = await visitorRead(page);
+    expect(first.cache).toBe("miss");
+    expect(first.body).toHaveLength(1);
+
+    await postGig(poster, { gigType: "service_offering", category, title: "Second offer in the cache test" });
+    expect(await visitorRead(page)).toMatchObject({ cache: "hit", rowsRead: "0" });
+    expect((await visitorRead(page)).body).toHaveLength(1);
+
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 31_000 });
+    const stale = await visitorRead(page);
+    expect(stale.cache).toBe("stale");
+    expect(stale.body).toHaveLength(1);
+    const refreshed = await visitorRead(page);
+    expect(refreshed.cache).toBe("hit");
+    expect(refreshed.body.map((g: Json) => g.title).sort()).toEqual(["First offer in the cache test", "Second offer in the cache test"]);
+  });
+
+  it("keys a list by its whole query, whatever the order of its parameters", async () => {
+    const poster = await signUp({ lightningAddress: `order${crypto.randomUUID().slice(0, 8)}@wallet.test` });
+    await postGig(poster, { gigType: "service_offering", category: "Writing" });
+    expect((await visitorRead(`/api/gigs?posterId=${poster.id}&category=Writing`)).cache).toBe("miss");
+    expect((await visitorRead(`/api/gigs?category=Writing&posterId=${poster.id}`)).cache).toBe("hit");
+    expect((await visitorRead(`/api/gigs?category=Design&posterId=${poster.id}`)).cache).toBe("miss");
+  });
+});
+
+describe("switched off", () => {
+  it("with PUBLIC_CACHE_SECONDS=0 every read runs its query", async () => {
+    const job = await claimedJob();
+    for (let i = 0; i < 2; i++) {
+      const res = await api(`/api/gigs/${job.gigId}`, { env: { PUBLIC_CACHE_SECONDS: "0" } });
+      expect(res.headers.get("X-Cache")).toBeNull();
+    }
+  });
+});
