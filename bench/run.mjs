@@ -593,8 +593,13 @@ function table(r) {
 }
 
 /** App CPU per request (50 connections, closed loop), when measured. */
-const cpuOf = (x) => x?.closed?.cpu?.appCpuMsPerRequest?.total ?? null;
-const ratio = (a, b) => (a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null);
+function cpuOf(x) {
+  return x?.closed?.cpu?.appCpuMsPerRequest?.total ?? null;
+}
+
+function ratio(a, b) {
+  return a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null;
+}
 
 /**
  * The budgets that are ratios to the runtime's own floor measured in the same run (an empty Worker under the
