@@ -3,7 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
 import { describe, expect, it } from "vitest";
 import { SUGGESTION_BUTTON_CLEARANCE } from "../features/suggestions/suggestion-box-button";
-import { mockApi } from "../test/mock-api";
+import { SESSION_TOKEN_KEY } from "../lib/api";
+import { makeUser } from "../test/factories";
+import { apiError, mockApi } from "../test/mock-api";
 import { renderWithApp } from "../test/render";
 import { MainLayout } from "./root-layout";
 
@@ -47,5 +49,28 @@ describe("main layout", () => {
     button.focus();
     await user.keyboard("{Enter}");
     expect(await screen.findByRole("dialog", { name: "Suggestion Box" })).toBeInTheDocument();
+  });
+
+  it("offers a retry, not the sign-in button, when a stored session could not be checked, and shows the member after it", async () => {
+    localStorage.setItem(SESSION_TOKEN_KEY, "stored-token");
+    let down = true;
+    mockApi({
+      "GET /api/user/me": () => (down ? apiError(503, "Service unavailable") : makeUser({ displayName: "Ada" })),
+      "GET /api/notifications/unread-count": () => ({ count: 0 }),
+    });
+    renderWithApp(
+      <Routes>
+        <Route element={<MainLayout />}>
+          <Route index element={<p>Home</p>} />
+        </Route>
+      </Routes>,
+    );
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Could not load your account.");
+    expect(screen.queryByRole("button", { name: "Login with Nostr" })).not.toBeInTheDocument();
+    down = false;
+    await userEvent.setup().click(screen.getByRole("button", { name: "Retry" }));
+    expect(await screen.findByRole("button", { name: /Ada|account|menu/i })).toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 });

@@ -8,12 +8,13 @@ import { apiError, mockApi } from "../../test/mock-api";
 import { AuthProvider, useAuth } from "./auth-context";
 
 function SessionView() {
-  const { user, isLoading, login, logout } = useAuth();
+  const { user, isLoading, login, logout, unreachable, retry } = useAuth();
   return (
     <div>
-      <p>{isLoading ? "loading" : user ? `signed in as ${user.displayName}` : "signed out"}</p>
+      <p>{isLoading ? "loading" : user ? `signed in as ${user.displayName}` : unreachable ? "unreachable, retry offered" : "signed out"}</p>
       <button onClick={() => login("new-token", makeUser({ displayName: "Hal" }))}>login</button>
       <button onClick={logout}>logout</button>
+      <button onClick={retry}>retry</button>
     </div>
   );
 }
@@ -60,16 +61,40 @@ describe("AuthProvider session", () => {
     expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBeNull();
   });
 
-  it("keeps the token when the request fails without the server refusing it (a reload cut it short)", async () => {
+  it("keeps the token when the request fails without the server refusing it, says so, and signs in on a retry", async () => {
     localStorage.setItem(SESSION_TOKEN_KEY, "good-token");
+    let down = true;
     mockApi({
       "GET /api/user/me": () => {
-        throw new TypeError("Failed to fetch");
+        if (down) throw new TypeError("Failed to fetch");
+        return makeUser({ displayName: "Ada" });
       },
     });
     renderSession();
-    expect(await screen.findByText("signed out")).toBeInTheDocument();
+    expect(await screen.findByText("unreachable, retry offered")).toBeInTheDocument();
     expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBe("good-token");
+    down = false;
+    act(() => screen.getByText("retry").click());
+    expect(await screen.findByText("signed in as Ada")).toBeInTheDocument();
+  });
+
+  it.each([500, 503])("keeps a member already shown when a later read of them fails with %i, and offers a retry", async (status) => {
+    localStorage.setItem(SESSION_TOKEN_KEY, "stored-token");
+    let fail = false;
+    mockApi({ "GET /api/user/me": () => (fail ? apiError(status, "Something went wrong") : makeUser({ displayName: "Ada" })) });
+    const client = createQueryClient();
+    render(
+      <QueryClientProvider client={client}>
+        <AuthProvider>
+          <SessionView />
+        </AuthProvider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText("signed in as Ada")).toBeInTheDocument();
+    fail = true;
+    await act(() => client.refetchQueries({ queryKey: ["/api/user/me"] }));
+    expect(screen.getByText("signed in as Ada")).toBeInTheDocument();
+    expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBe("stored-token");
   });
 
   it("login stores the token and the user; logout clears both and asks the server to end that session", async () => {

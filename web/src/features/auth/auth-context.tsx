@@ -1,6 +1,8 @@
 // The member session (SPEC.md §4 Session): loading at start; a stored token fetches the current user;
-// success sets the user, failure removes the token and signs out; loading ends either way. Login stores
-// token and user, logout clears both. A refresh re-fetches the user and only logs on failure.
+// success sets the user; the server refusing the session (401) removes the token and signs out. Any other
+// failure (the network, the server) says nothing about the session: the member is kept (a member already
+// shown stays shown) and `unreachable` offers a retry. Login stores token and user, logout clears both.
+// A refresh re-fetches the user and only logs on failure.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import type { OwnUser } from "../../../../domain/profile";
@@ -20,6 +22,10 @@ export interface AuthContextValue {
   /** Ends every session of the member on the server (this one too), then signs this tab out. */
   logoutEverywhere: () => Promise<void>;
   refreshUser: () => Promise<void>;
+  /** The stored session could not be checked (not refused: the network or the server failed). */
+  unreachable: boolean;
+  /** Asks for the member again after `unreachable`. */
+  retry: () => void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -38,10 +44,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       try {
         return await fetchCurrentUser();
       } catch (err) {
-        // The server refused the session: forget it. A request cut short (a reload, the network)
-        // says nothing about the session, so the token is kept for the next page load.
-        if (err instanceof ApiError && err.status === 401) localStorage.removeItem(SESSION_TOKEN_KEY);
-        return null;
+        // The server refused the session: forget it.
+        if (err instanceof ApiError && err.status === 401) {
+          localStorage.removeItem(SESSION_TOKEN_KEY);
+          return null;
+        }
+        // A request cut short (a reload, the network) or a server error says nothing about the session:
+        // the query fails, keeping the member it had, and the token stays.
+        throw err;
       }
     },
     enabled: hasToken,
@@ -85,6 +95,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const user = hasToken ? (me.data ?? null) : null;
+  const unreachable = hasToken && me.isError;
+  const refetchMe = me.refetch;
+  const retry = useCallback(() => void refetchMe(), [refetchMe]);
   const value = useMemo<AuthContextValue>(
     () => ({
       user,
@@ -94,8 +107,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       logout,
       logoutEverywhere,
       refreshUser,
+      unreachable,
+      retry,
     }),
-    [user, hasToken, me.isPending, login, logout, logoutEverywhere, refreshUser],
+    [user, hasToken, me.isPending, login, logout, logoutEverywhere, refreshUser, unreachable, retry],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

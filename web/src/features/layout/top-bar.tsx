@@ -44,7 +44,7 @@ function MainTabs({ className }: { className?: string }) {
 }
 
 export function TopBar() {
-  const { user, isLoading } = useAuth();
+  const { user, isLoading, unreachable, retry } = useAuth();
   const { openLogin } = useLoginDialog();
   return (
     <header className="sticky top-0 z-40 border-b border-stone-200 bg-white/90 backdrop-blur supports-[backdrop-filter]:bg-white/75">
@@ -65,6 +65,14 @@ export function TopBar() {
                   <UserMenu user={user} />
                 </Suspense>
               </>
+            ) : unreachable ? (
+              // Still signed in on this device: the account could not be loaded, not refused.
+              <div role="alert" className="flex items-center gap-2 text-sm text-stone-600">
+                <span className="hidden sm:inline">Could not load your account.</span>
+                <Button onClick={retry} size="md" variant="outline">
+                  Retry
+                </Button>
+              </div>
             ) : (
               <Button onClick={openLogin} size="md">
                 Login with Nostr
