@@ -1,11 +1,13 @@
+import { useQuery } from "@tanstack/react-query";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
+import { apiJson } from "../../lib/api";
 import { makeUser } from "../../test/factories";
 import { mockApi } from "../../test/mock-api";
 import { LocationProbe, renderWithApp } from "../../test/render";
 import { NotificationsBell } from "./notifications-bell";
-import type { AppNotification } from "./use-notifications";
+import { notificationKeys, type AppNotification } from "./use-notifications";
 
 const note = (over: Partial<AppNotification>): AppNotification => ({
   id: "n-1",
@@ -106,5 +108,45 @@ describe("notifications bell", () => {
     await user.click(await screen.findByRole("menuitem", { name: /Gig Claimed/ }));
     expect(screen.getByTestId("location")).toHaveTextContent(/^\/\?tab=active&gigId=gig-1$/);
     expect(api.callsTo("PATCH", "/api/notifications/n-1/read")).toHaveLength(0);
+  });
+});
+
+function MyGigsOnScreen() {
+  const gigs = useQuery({ queryKey: ["/api/gigs", { participant: "me" }], queryFn: () => apiJson<unknown[]>("GET", "/api/gigs") });
+  return <p>{gigs.data ? `${gigs.data.length} gigs` : "loading gigs"}</p>;
+}
+
+describe("a new notification", () => {
+  it("reads the member's gigs and stats again when the unread count grows, and not when it stays or falls", async () => {
+    let count = 0;
+    const api = mockApi({
+      "GET /api/notifications/unread-count": () => count,
+      "GET /api/user/me": () => makeUser({ completedGigs: count }),
+      "GET /api/gigs": () => [],
+    });
+    // Something that reads the member's gigs is on screen (the Active tab, say).
+    const { queryClient } = renderWithApp(
+      <>
+        <NotificationsBell />
+        <MyGigsOnScreen />
+      </>,
+      { user: makeUser() },
+    );
+    await waitFor(() => expect(api.callsTo("GET", "/api/notifications/unread-count")).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo("GET", "/api/gigs")).toHaveLength(1));
+    const poll = () => queryClient.refetchQueries({ queryKey: notificationKeys.unreadCount() });
+
+    await poll(); // the same count: nothing else is read
+    expect(api.callsTo("GET", "/api/gigs")).toHaveLength(1);
+    expect(api.callsTo("GET", "/api/user/me")).toHaveLength(0);
+
+    count = 1; // the hirer approved: a notification for this member
+    await poll();
+    await waitFor(() => expect(api.callsTo("GET", "/api/gigs")).toHaveLength(2));
+    await waitFor(() => expect(api.callsTo("GET", "/api/user/me")).toHaveLength(1));
+
+    count = 0; // the member read it elsewhere
+    await poll();
+    expect(api.callsTo("GET", "/api/gigs")).toHaveLength(2);
   });
 });

@@ -1,7 +1,8 @@
 // The bell's reads and marks (SPEC.md §7 Notifications). Queries run only for a signed-in member.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { apiJson } from "../../lib/api";
-import { useAuth } from "../auth/auth-context";
+import { authKeys, useAuth } from "../auth/auth-context";
 
 export interface AppNotification {
   id: string;
@@ -31,14 +32,32 @@ export function countFromAnswer(answer: unknown): number {
   return 0;
 }
 
+/** What a new notification may have changed for this member: their gigs (lists and each gig), and their stats. */
+const CHANGED_BY_OTHERS = [["/api/gigs"], authKeys.me()] as const;
+
+/**
+ * The unread count, read every UNREAD_POLL_MS. When it grows, someone else did something that concerns the
+ * member (approved their work, claimed their gig, ...): their gigs and stats are read again, so the Active
+ * screen and the profile's counts follow without a reload.
+ */
 export function useUnreadCount() {
   const { user } = useAuth();
-  return useQuery({
+  const queryClient = useQueryClient();
+  const count = useQuery({
     queryKey: notificationKeys.unreadCount(),
     queryFn: async () => countFromAnswer(await apiJson<unknown>("GET", "/api/notifications/unread-count")),
     enabled: !!user,
     refetchInterval: UNREAD_POLL_MS,
   });
+  const seen = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (count.data === undefined) return;
+    const before = seen.current;
+    seen.current = count.data;
+    if (before === undefined || count.data <= before) return;
+    for (const queryKey of [...CHANGED_BY_OTHERS, notificationKeys.all()]) void queryClient.invalidateQueries({ queryKey });
+  }, [count.data, queryClient]);
+  return count;
 }
 
 export function useNotifications(enabled = true) {
