@@ -7,6 +7,10 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
+/** Centred in the room the toasts leave at the top of the screen (all of it when none shows; from xl they sit bottom-right). */
+export const DIALOG_PLACEMENT_CLASS =
+  "top-[calc(50%+var(--toast-clearance,0px)/2)] max-h-[calc(100dvh-2rem-var(--toast-clearance,0px))] xl:top-1/2 xl:max-h-[calc(100dvh-2rem)]";
+
 type ContentProps = ComponentPropsWithoutRef<typeof DialogPrimitive.Content> & {
   /** Hide the corner close button (confirmation dialogs have their own Cancel). */
   hideClose?: boolean;
@@ -77,7 +81,9 @@ export const DialogContent = forwardRef<HTMLDivElement, ContentProps>(function D
       <DialogPrimitive.Content
         ref={setContent}
         className={cn(
-          "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-[calc(100vw-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col",
+          "fixed left-1/2 z-50 flex w-[calc(100vw-1.5rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col",
+          // Below the toasts while they show (toast.tsx TOAST_CLEARANCE_VAR), so none covers the title or Close.
+          DIALOG_PLACEMENT_CLASS,
           "overflow-y-auto rounded-2xl border border-stone-200 bg-white p-5 shadow-xl focus:outline-none data-[state=open]:animate-dialog-in sm:p-6",
           className,
         )}

@@ -1,8 +1,8 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "./dialog";
-import { TOAST_VIEWPORT_CLASS, ToastProvider, useToast } from "./toast";
+import { describe, expect, it, vi } from "vitest";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle, DIALOG_PLACEMENT_CLASS } from "./dialog";
+import { TOAST_CLEARANCE_VAR, TOAST_VIEWPORT_CLASS, ToastProvider, useToast } from "./toast";
 
 function Trigger() {
   const { toast } = useToast();
@@ -73,5 +73,27 @@ describe("toast viewport placement", () => {
     // A plain click (jsdom has no pointer capture for the toast's swipe handling).
     fireEvent.click(within(item).getByRole("button", { name: "Close", hidden: true }));
     await waitFor(() => expect(within(region()).queryByText("Failed to Submit Report")).not.toBeInTheDocument());
+  });
+});
+
+describe("a toast over an open dialog, below xl", () => {
+  it("moves the dialog below the toasts while they show, and back once they are gone", async () => {
+    // jsdom lays nothing out: the toast area measures 96 px here, as a one-line toast does on a phone.
+    const measure = vi.spyOn(HTMLElement.prototype, "getBoundingClientRect").mockReturnValue({ height: 96 } as DOMRect);
+    const clearance = () => document.documentElement.style.getPropertyValue(TOAST_CLEARANCE_VAR);
+    renderToasts(true);
+    const dialog = screen.getByRole("dialog", { name: "Report Gig" });
+    for (const c of DIALOG_PLACEMENT_CLASS.split(" ")) expect(dialog).toHaveClass(c);
+    expect(DIALOG_PLACEMENT_CLASS).toContain("top-[calc(50%+var(--toast-clearance,0px)/2)]");
+    expect(DIALOG_PLACEMENT_CLASS).toContain("max-h-[calc(100dvh-2rem-var(--toast-clearance,0px))]");
+    expect(clearance()).toBe("0px");
+
+    await userEvent.click(within(dialog).getByRole("button", { name: "Submit Report" }));
+    await waitFor(() => expect(clearance()).toBe("96px"));
+
+    const item = (await within(region()).findByText("Failed to Submit Report")).closest("li")!;
+    fireEvent.click(within(item).getByRole("button", { name: "Close", hidden: true }));
+    await waitFor(() => expect(clearance()).toBe("0px"));
+    measure.mockRestore();
   });
 });

@@ -6,7 +6,7 @@
 // Below xl toasts show at the top; from xl (1280 px) on, bottom-right, 340px wide, beside a max-w-lg dialog.
 // Only the toast itself takes clicks: the region around it lets them through to what is under it.
 import * as ToastPrimitive from "@radix-ui/react-toast";
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { cn } from "../../lib/cn";
 import { XIcon } from "./icons";
 
@@ -38,6 +38,13 @@ export const TOAST_VIEWPORT_CLASS = cn(
   "xl:top-auto xl:bottom-0 xl:max-w-[340px] xl:pt-4 xl:pb-[max(1rem,env(safe-area-inset-bottom))]",
 );
 
+/**
+ * Below xl the toasts sit at the top of the screen, where a tall dialog has its title and Close button: the
+ * toast area's height is kept in this variable on <html>, and dialogs (dialog.tsx) start below it while toasts show.
+ */
+export const TOAST_CLEARANCE_VAR = "--toast-clearance";
+const XL_QUERY = "(min-width: 80rem)";
+
 const ToastContext = createContext<ToastApi | null>(null);
 
 let nextToastId = 0;
@@ -51,6 +58,23 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
   const dismiss = useCallback(() => setItems([]), []);
   const api = useMemo(() => ({ toast, dismiss }), [toast, dismiss]);
+
+  const viewport = useRef<HTMLOListElement>(null);
+  const showing = items.length > 0;
+  useLayoutEffect(() => {
+    const element = viewport.current;
+    const root = document.documentElement;
+    const update = () => {
+      const atTop = !(typeof window.matchMedia === "function" && window.matchMedia(XL_QUERY).matches);
+      const height = showing && atTop && element ? Math.ceil(element.getBoundingClientRect().height) : 0;
+      root.style.setProperty(TOAST_CLEARANCE_VAR, `${height}px`);
+    };
+    update();
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(update);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [showing]);
 
   return (
     <ToastContext.Provider value={api}>
@@ -91,7 +115,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             </ToastPrimitive.Close>
           </ToastPrimitive.Root>
         ))}
-        <ToastPrimitive.Viewport hotkey={["F8"]} className={TOAST_VIEWPORT_CLASS} />
+        <ToastPrimitive.Viewport ref={viewport} hotkey={["F8"]} className={TOAST_VIEWPORT_CLASS} />
       </ToastPrimitive.Provider>
     </ToastContext.Provider>
   );
