@@ -17,6 +17,7 @@ import { attachmentRoutes, objectRoutes } from "./routes/files";
 import { interestRoutes } from "./routes/interest";
 import { notificationRoutes } from "./routes/notifications";
 import { lnurlpRoutes } from "./routes/lnurlp";
+import { previewRoutes, robotsRoutes } from "./routes/previews";
 import { devWalletRoutes, webhookRoutes } from "./routes/lightning";
 import { portfolioRoutes, reviewRoutes } from "./routes/profiles";
 import { aliasCheckRoutes, meRoutes, userRoutes } from "./routes/users";
@@ -47,6 +48,8 @@ export function buildApp() {
   app.use("/api/*", identify(resolveAdminToken));
 
   app.route("/.well-known/lnurlp", lnurlpRoutes);
+  app.route("/", previewRoutes);
+  app.route("/", robotsRoutes);
   app.route("/api/config", configRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/user/me", meRoutes);
