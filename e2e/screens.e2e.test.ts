@@ -164,7 +164,17 @@ async function checkScreen(s: Session, spec: ScreenSpec): Promise<void> {
     } catch {
       closed = false;
     }
-    const backOnTrigger = await trigger.evaluate((t) => t === document.activeElement);
+    // Radix gives focus back in a task after the menu unmounts (its FocusScope's unmount timer): between the
+    // two, focus is on <body>. Reading it once, as soon as the menu is hidden, sometimes fell in that gap; the
+    // check waits (up to 2 s) for focus to arrive, and fails only if it never comes back to the trigger.
+    const backOnTrigger = await trigger.evaluate(
+      (t) =>
+        new Promise<boolean>((resolve) => {
+          const deadline = performance.now() + 2_000;
+          const look = () => (t === document.activeElement ? resolve(true) : performance.now() > deadline ? resolve(false) : setTimeout(look, 10));
+          look();
+        }),
+    );
     if (!arrowsInside) problems.push("keyboard: ArrowDown did not move focus into the menu");
     if (!tabStayed) problems.push(`keyboard: Tab took focus out of the open menu to ${await describeFocus(s.page)}`);
     if (!closed) problems.push("keyboard: Escape did not close the menu");

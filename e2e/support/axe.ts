@@ -220,8 +220,16 @@ export async function checkDialogKeyboard(page: Page, dialog: Locator, targets: 
   } catch {
     escapeFailed = true;
   }
-  // Radix gives focus back a tick after the dialog unmounts.
-  await page.waitForTimeout(150);
+  // Radix gives focus back in a task after the dialog unmounts (until then it is on <body>): wait for it to
+  // land somewhere, up to 2 s, rather than guessing how long that takes on a loaded machine.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const deadline = performance.now() + 2_000;
+        const look = () => (document.activeElement !== document.body || performance.now() > deadline ? resolve() : setTimeout(look, 10));
+        look();
+      }),
+  );
   const focusAfterClose = await describeFocus(page);
   return { unreached: [...missing, ...left.map((i) => targets[i].name)], escaped: [...new Set(escaped)], escapeFailed, toastShowing, focusAfterClose };
 }
