@@ -7,9 +7,11 @@
 // INSPECTOR_PORT (0 = any free port, so several instances never collide),
 // CRON_INTERVAL_SECONDS (60; 0 = no ticker). LIGHTNING_BACKEND=nwc without NWC_URL starts a local NWC wallet
 // (scripts/local-nostr; LOCAL_RELAY_PORT picks its relay's port).
+// `--demo` (`npm run demo`): its own state (.wrangler/demo), seeded once with a living market
+// (scripts/demo/market.ts), and two members' keys printed to sign in with.
 import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -21,7 +23,8 @@ const CRON = "* * * * *"; // the schedule in wrangler.toml [triggers]
 
 const port = parsePort(process.env.PORT ?? "8787", "PORT");
 const inspectorPort = parsePort(process.env.INSPECTOR_PORT ?? "0", "INSPECTOR_PORT");
-const stateDir = path.resolve(root, process.env.STATE_DIR || ".wrangler/state");
+const demo = process.argv.includes("--demo");
+const stateDir = path.resolve(root, process.env.STATE_DIR || (demo ? ".wrangler/demo" : ".wrangler/state"));
 const skipBuild = isTrue(process.env.SKIP_BUILD);
 const cronIntervalSeconds = Number(process.env.CRON_INTERVAL_SECONDS ?? "60");
 const backend = process.env.LIGHTNING_BACKEND || "dev";
@@ -110,6 +113,7 @@ async function main() {
   const exited = new Promise((resolve) => wrangler.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 
   const ready = await Promise.race([waitUntilAnswering(baseUrl), exited.then(() => false)]);
+  const market = ready && !stopping && demo ? await demoMarket().catch((err) => fail(`the demo market could not be made: ${err.message}`)) : null;
   if (ready && !stopping) {
     banner([
       `Gigstr is running: ${baseUrl}`,
@@ -121,6 +125,13 @@ async function main() {
           ]
         : []),
       ...(backend === "dev" || localWallet ? [`Admin PIN: ${settings.ADMIN_PIN}${pinNote}  ->  ${baseUrl}/admin`] : []),
+      ...(market
+        ? [
+            "Demo market: a dozen gigs in every state, reviews and a dispute. Sign in (Login with Nostr, Private Key) as",
+            `  ${market.hirer.name} (hirer): ${market.hirer.nsec}`,
+            `  ${market.worker.name} (worker): ${market.worker.nsec}`,
+          ]
+        : []),
       `State: ${stateDir}`,
       cronIntervalSeconds > 0 ? `Cron: fired every ${cronIntervalSeconds} s through ${baseUrl}/cdn-cgi/local/scheduled` : "Cron: not fired (CRON_INTERVAL_SECONDS=0)",
       "Stop with Ctrl-C.",
@@ -160,6 +171,30 @@ async function startLocalNwcWallet() {
   });
   log(`Local NWC wallet ready (relay ${wallet.relayUrl}, LNURL and payer ${wallet.httpUrl})`);
   return wallet;
+}
+
+/**
+ * The demo's market: made once per state directory through the running app's API (scripts/demo/market.ts,
+ * bundled like the local wallet), its keys kept beside the state so a restart prints them again.
+ */
+async function demoMarket() {
+  const saved = path.join(stateDir, "demo-market.json");
+  if (existsSync(saved)) return JSON.parse(readFileSync(saved, "utf8"));
+  log("Making the demo market (members, gigs in every state, reviews, a dispute)");
+  const { build } = await import("esbuild");
+  const outfile = path.join(root, ".wrangler", "demo", "market.mjs");
+  await build({ entryPoints: [path.join(root, "scripts", "demo", "market.ts")], bundle: true, platform: "node", format: "esm", target: "node22", packages: "external", outfile, logLevel: "warning" });
+  const { seedMarket } = await import(pathToFileURL(outfile).href);
+  const call = async (method, apiPath, { token, json, address }) => {
+    const headers = { "cf-connecting-ip": address, ...(token ? { authorization: `Bearer ${token}` } : {}), ...(json !== undefined ? { "content-type": "application/json" } : {}) };
+    const res = await fetch(`${baseUrl}${apiPath}`, { method, headers, body: json !== undefined ? JSON.stringify(json) : undefined });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  const market = await seedMarket(call, baseUrl);
+  const kept = { hirer: market.hirer, worker: market.worker };
+  writeFileSync(saved, JSON.stringify(kept, null, 2));
+  return kept;
 }
 
 /** Runs one step to completion; a failure ends `npm start`. */
