@@ -4,24 +4,39 @@
 // then the budget-band pages and where a search page's rows come from (the FTS5 index, the gigs, the posters).
 // Usage (app stopped): node bench/lib/rows-probe.mjs <stateDir> <out.json>
 import { writeFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { getPlatformProxy } from "wrangler";
 
 const [stateDir, out] = process.argv.slice(2);
 const { env, dispose } = await getPlatformProxy({ configPath: "wrangler.toml", persist: { path: `${stateDir}/v3` } });
-const db = env.DB;
+const db = drizzle(env.DB);
+
+/** `text` with its `?` placeholders bound to `params`, as a drizzle sql template (D1 itself is prepared only in worker/db/). */
+function bound(text, params) {
+  const parts = text.split("?");
+  const query = sql.empty();
+  parts.forEach((part, i) => {
+    query.append(sql.raw(part));
+    if (i < parts.length - 1) query.append(sql`${params[i]}`);
+  });
+  return query;
+}
+
+/** Runs it on D1 and answers D1's result: its rows and what reading them cost (meta.rows_read). */
+const run = (text, params = []) => db.run(bound(text, params));
 const LIMIT = 50;
 const posterCols = "u.id, u.username, u.display_name, u.profile_picture, u.completed_gigs, u.successful_gigs";
 const visible = "NOT (g.status = 'pending_payment' AND g.gig_type = 'job_request' AND g.poster_id <> '')";
 
-async function measure(sql, params) {
-  const r = await db.prepare(sql).bind(...params).all();
-  return { rowsRead: r.meta.rows_read, rows: r.results.length, sql: sql.length > 400 ? `${sql.slice(0, 400)}…` : sql };
+async function measure(text, params) {
+  const r = await run(text, params);
+  return { rowsRead: r.meta.rows_read, rows: r.results.length, sql: text.length > 400 ? `${text.slice(0, 400)}…` : text };
 }
 
-/** The posters read one `id = ?` statement each, sent together with D1's batch(). */
+/** The posters read one `id = ?` statement each, sent together. */
 async function batchOfEquals(ids) {
-  const stmt = db.prepare(`SELECT ${posterCols} FROM users u WHERE u.id = ?`);
-  const results = await db.batch(ids.map((id) => stmt.bind(id)));
+  const results = await Promise.all(ids.map((id) => run(`SELECT ${posterCols} FROM users u WHERE u.id = ?`, [id])));
   return { rowsRead: results.reduce((s, r) => s + r.meta.rows_read, 0), rows: results.reduce((s, r) => s + r.results.length, 0), statements: ids.length };
 }
 
@@ -30,13 +45,13 @@ for (const [name, offset] of [["firstPage", 0], ["page500", 499 * LIMIT]]) {
   let keyset = "";
   let params = [];
   if (offset > 0) {
-    const last = (await db.prepare(`SELECT created_at, id FROM gigs g WHERE g.status = 'open' AND ${visible} ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?`).bind(offset - 1).all()).results[0];
+    const last = (await run(`SELECT created_at, id FROM gigs g WHERE g.status = 'open' AND ${visible} ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?`, [offset - 1])).results[0];
     keyset = " AND (g.created_at, g.id) < (?, ?)";
     params = [last.created_at, last.id];
   }
   const pageSql = `SELECT g.* FROM gigs g WHERE g.status = 'open' AND ${visible}${keyset} ORDER BY g.created_at DESC, g.id DESC LIMIT ${LIMIT + 1}`;
   const page = await measure(pageSql, params);
-  const rows = (await db.prepare(pageSql).bind(...params).all()).results.slice(0, LIMIT);
+  const rows = (await run(pageSql, params)).results.slice(0, LIMIT);
   const posters = [...new Set(rows.map((g) => g.poster_id))];
   result[name] = {
     pageQuery: page,
