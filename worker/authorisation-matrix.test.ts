@@ -17,7 +17,6 @@
 // - A route may have several rows (variants) where one stage cannot show its whole rule, e.g. a party
 //   acting out of turn (409) against a stranger who learns nothing about the state (403).
 // - A route in `app.routes` without a row fails the suite, and so does a row whose route is gone.
-import { env } from "cloudflare:workers";
 import { generateSecretKey } from "nostr-tools/pure";
 import { describe, expect, it } from "vitest";
 import { app } from "./app";

@@ -1,5 +1,4 @@
 // Limits on every door (issue 14): bodies are bounded before they are read.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, signUp } from "./test/factories";
 import { askUploadUrl, putUpload } from "./test/uploads";

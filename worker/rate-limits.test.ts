@@ -1,6 +1,5 @@
 // Limits on every door (issue 14): each counted door answers 429 with Retry-After past its limit, for
 // that client only; the portfolio also has a hard cap per member.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DOORS } from "./rate-limits";
 import { api, payWithDevWallet, postGig, signUp, statusAndBody, type Member } from "./test/factories";

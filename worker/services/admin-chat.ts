@@ -3,7 +3,6 @@
 // disputed, or a message mentions @admin), and each gig's messages, which marks it read.
 // Messages are stored by the chat service (chat_messages); the admin's own posts go through the room.
 import { desc, eq, sql } from "drizzle-orm";
-import type { UnreadChatReason } from "../../domain/admin";
 import type { ChatMessageView } from "../../domain/chat-protocol";
 import type { Db } from "../db/client";
 import { adminChatReads, chatMessages, gigs, users } from "../db/schema";

@@ -1,6 +1,5 @@
 // Disputes settled by the admin: every sat where the resolution says, reputation, a balanced ledger,
 // once only.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { adminSignIn, adminApi, asAdmin } from "../test/admin";
 import { api, call, claimedJob, submittedJob } from "../test/factories";

@@ -2,7 +2,6 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import type { AtomicChange, Guard } from "../db/atomic";
 import { gigEvents } from "../db/schema";
-import type { Db } from "../db/client";
 import type { Deps } from "./deps";
 
 export interface GigEventDraft {

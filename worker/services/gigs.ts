@@ -2,13 +2,13 @@
 import { and, desc, eq, fillPlaceholders, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import { integer, QueryBuilder, sqliteTable } from "drizzle-orm/sqlite-core";
 import type { GigForm } from "../../domain/gig-schemas";
-import { budgetBandOfRange, isParty } from "../../domain/gig";
+import { budgetBandOfRange } from "../../domain/gig";
 import { allMeasured, type UserRow } from "../db/client";
 import { AtomicChange, ALWAYS, where } from "../db/atomic";
-import { gigs, invoices, users } from "../db/schema";
-import { badRequest, notFound } from "../errors";
+import { gigs, users } from "../db/schema";
+import { badRequest } from "../errors";
 import { addGigEvent } from "./gig-events";
-import { getGig, GIG_VIEW_FIELDS, gigView, posterColumns, REMOVED_BY_ADMIN, visibleTo, type GigRow, type GigView, type GigViewRow, type PosterRow, type Viewer } from "./gig-views";
+import { getGig, GIG_VIEW_FIELDS, gigView, REMOVED_BY_ADMIN, type GigView, type GigViewRow, type Viewer } from "./gig-views";
 import { recordInvoice, requestFundingInvoice, watchInvoice, type FundingInvoice } from "./escrow";
 import type { Deps } from "./deps";
 import type { PostedGig } from "../../domain/gig-view";

@@ -1,7 +1,6 @@
 // Notifications: written inside the same atomic change as the event that causes them.
 import type { AtomicChange, Guard } from "../db/atomic";
 import { and, count, desc, eq } from "drizzle-orm";
-import type { Db } from "../db/client";
 import { notifications, users } from "../db/schema";
 import { notFound } from "../errors";
 import type { Deps } from "./deps";

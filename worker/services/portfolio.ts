@@ -1,6 +1,6 @@
 // Portfolio items a member shows on their profile; only the owner changes them.
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Db, UserRow } from "../db/client";
+import type { UserRow } from "../db/client";
 import { portfolioItems } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { nowIso } from "../db/client";

@@ -5,7 +5,7 @@ import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { ReportReason, ReportStatus } from "../../domain/admin";
 import type { UserRow } from "../db/client";
 import { gigReports, gigs, users } from "../db/schema";
-import { badRequest, forbidden, notFound } from "../errors";
+import { forbidden, notFound } from "../errors";
 import { DELETED_BY_ADMIN } from "./admin";
 import { getGig } from "./gig-views";
 import type { Deps } from "./deps";

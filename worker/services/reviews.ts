@@ -1,7 +1,7 @@
 // Reviews: each party of a gig may review the other once, from work_submitted on. The reviewee's
 // average (stored ×10) and count are recomputed from the reviews in the same batch, so they never drift.
 import { desc, eq, sql } from "drizzle-orm";
-import type { Db, UserRow } from "../db/client";
+import type { UserRow } from "../db/client";
 import { notifications, reviews, users } from "../db/schema";
 import { badRequest, conflict } from "../errors";
 import { authorise } from "./gig-transitions";

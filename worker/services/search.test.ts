@@ -1,6 +1,5 @@
 // Browse search (q) and budget bands through GET /api/gigs: what a user sees, and that a page stays
 // about as costly as the rows it returns (X-Rows-Read) however many gigs there are.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { BUDGET_BANDS, budgetBandOf } from "../../domain/gig";
 import { api, call, postGig, signUp, type Member } from "../test/factories";

@@ -2,7 +2,7 @@
 // status (SPEC.md §4 Suggestion).
 import { desc, eq } from "drizzle-orm";
 import type { SuggestionStatus } from "../../domain/admin";
-import type { Db, UserRow } from "../db/client";
+import type { UserRow } from "../db/client";
 import { suggestions, users } from "../db/schema";
 import { notFound } from "../errors";
 import type { AdminSuggestionView } from "../../domain/admin-views";
