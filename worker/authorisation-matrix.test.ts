@@ -25,6 +25,7 @@ import { api, call, getChallenge, loginEvent, payWithDevWallet, postGig, signUp,
 import { anotherSession, openSocket } from "./test/sockets";
 import { askUploadUrl, uploadFile } from "./test/uploads";
 import { statement } from "./db/test-statements";
+import type { Env } from "./env";
 
 // ---- Vocabulary ---------------------------------------------------------------------------------
 
@@ -74,6 +75,8 @@ interface Req {
   json?: unknown;
   body?: BodyInit;
   headers?: Record<string, string>;
+  /** Settings for this request (e.g. the built app's HTML shell, which the unit tests do not build). */
+  env?: Partial<Env>;
 }
 
 interface CellContext {
@@ -293,6 +296,11 @@ const GIG_FORM = { gigType: "job_request", title: "Design a logo", description: 
 const ADMIN_ONLY = (admin: Cell): Expectation => ({ visitor: 401, hirer: 401, worker: 401, stranger: 401, admin });
 /** Routes for any signed-in member, with no object. */
 const MEMBERS = (status: number): Expectation => ({ visitor: 401, hirer: status, worker: status, stranger: status, admin: 401 });
+/** The built app's HTML shell, as the ASSETS binding serves it (the unit tests do not build the web app). */
+const WITH_SHELL: Partial<Env> = {
+  ASSETS: { fetch: async () => new Response("<!doctype html><html><head><title>Gigstr</title></head><body></body></html>", { headers: { "content-type": "text/html" } }) } as unknown as Fetcher,
+};
+
 const EVERYONE = (status: number): Expectation => ({ visitor: status, hirer: status, worker: status, stranger: status, admin: status });
 /** A public profile never carries the member's Lightning address or anything else only their own view has. */
 const publicProfileOnly = async (c: CellContext, body: unknown) => {
@@ -315,6 +323,19 @@ const MATRIX: Record<string, Row | Row[]> = {
     request: async (c) => ({ path: `/.well-known/lnurlp/${await c.w.aliasOf(await c.w.ownerOf(c.role, c.obj))}/callback?amount=21000` }),
     expect: EVERYONE(200),
   },
+
+  // -- Link previews, robots.txt, the sitemap: the same answer to everyone, credentials or not --
+  "GET /gig/:id": {
+    request: async (c) => ({ path: `/gig/${(await c.w.gig(c.obj)).id}`, env: WITH_SHELL }),
+    expect: EVERYONE(200),
+    note: "What a visitor may see, whoever asks: the preview never reads the caller's session.",
+  },
+  "GET /user/:npub": {
+    request: async (c) => ({ path: `/user/${(await c.w.ownerOf(c.role, c.obj)).npub}`, env: WITH_SHELL }),
+    expect: EVERYONE(200),
+  },
+  "GET /robots.txt": { objectless: true, request: () => ({ path: "/robots.txt" }), expect: EVERYONE(200) },
+  "GET /sitemap.xml": { objectless: true, request: () => ({ path: "/sitemap.xml" }), expect: EVERYONE(200) },
 
   // -- Session and user --
   "GET /api/config": { objectless: true, request: () => ({ path: "/api/config" }), expect: EVERYONE(200) },
@@ -813,7 +834,7 @@ async function runHttp(key: string, row: Row, c: CellContext): Promise<{ answer:
   const headers = new Headers(req.headers);
   if (c.me) headers.set("authorization", `Bearer ${c.me.token}`);
   if (c.role === "admin") headers.set("x-admin-token", await c.w.adminToken());
-  const res = await api(req.path, { method, headers, json: req.json, body: req.body });
+  const res = await api(req.path, { method, headers, json: req.json, body: req.body, env: req.env });
   const type = res.headers.get("content-type") ?? "";
   if (!type.includes("json")) return { answer: res.status, body: `<${type}, ${(await res.arrayBuffer()).byteLength} bytes>` };
   return { answer: res.status, body: await res.json() };
