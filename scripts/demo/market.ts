@@ -80,6 +80,14 @@ export async function seedMarket(call: Caller, origin: string): Promise<DemoMark
     if (claimed.paymentRequest) await ok(call("POST", "/api/dev/invoices/pay", { address: by.address, json: { paymentRequest: claimed.paymentRequest } }), "fund the hire");
   };
   const act = (gigId: string, by: DemoMember, action: string, json?: unknown) => ok(call("POST", `/api/gigs/${gigId}/${action}`, { ...as(by), json }), action);
+  /** A job taken by `by` after an approved interest message, up to `until` (delivered with `submission`). */
+  const take = async (gigId: string, owner: DemoMember, by: DemoMember, message: string, until: "claimed" | "in_progress" | "work_submitted", submission = "") => {
+    await interest(gigId, by, owner, message);
+    await claim(gigId, by);
+    if (until === "claimed") return;
+    await act(gigId, by, "start-work");
+    if (until === "work_submitted") await act(gigId, by, "submit", { workSubmission: submission });
+  };
   const job = (title: string, description: string, category: string, payment: number, timeframe = 7): GigDraft => ({ gigType: "job_request", title, description, category, payment, timeframe });
   const offer = (title: string, description: string, category: string, payment: number, timeframe = 5): GigDraft => ({ gigType: "service_offering", title, description, category, payment, timeframe });
 
@@ -95,24 +103,15 @@ export async function seedMarket(call: Caller, origin: string): Promise<DemoMark
 
   // Claimed, in progress, delivered.
   const website = await post(bakery, job("Update the bakery's opening hours page", "Change the hours on our small static site and add a Lightning tip button.", "Development", 20_000, 3));
-  await interest(website, walt, bakery, "I have done a few static sites; happy to take this one.");
-  await claim(website, walt);
+  await take(website, bakery, walt, "I have done a few static sites; happy to take this one.", "claimed");
   const poster = await post(hana, job("Poster for our coffee tasting night", "An A3 poster for a tasting evening, with the date, time and a QR code.", "Design", 35_000, 4));
-  await interest(poster, ada, hana, "I'd love to draw this, with a little steaming cup.");
-  await claim(poster, ada);
-  await act(poster, ada, "start-work");
+  await take(poster, hana, ada, "I'd love to draw this, with a little steaming cup.", "in_progress");
   const slogan = await post(hana, job("A slogan for the new espresso blend", "Five short slogan ideas for 'Night Owl', our new espresso blend.", "Writing", 12_000, 2));
-  await interest(slogan, walt, hana, "Words are not only for writers; let me try.");
-  await claim(slogan, walt);
-  await act(slogan, walt, "start-work");
-  await act(slogan, walt, "submit", { workSubmission: "1. Night Owl: wide awake, fairly brewed.\n2. For the late shift of the timechain.\n3. Stay up, stack sats.\n4. Dark roast, bright mind.\n5. The owl never sleeps. Neither does bitcoin." });
+  await take(slogan, hana, walt, "Words are not only for writers; let me try.", "work_submitted", "1. Night Owl: wide awake, fairly brewed.\n2. For the late shift of the timechain.\n3. Stay up, stack sats.\n4. Dark roast, bright mind.\n5. The owl never sleeps. Neither does bitcoin.");
 
   // Completed, with reviews both ways.
   const newsletter = await post(lena, job("Header image for the newsletter", "A wide header image for our newsletter, in orange and charcoal.", "Design", 18_000, 3));
-  await interest(newsletter, walt, lena, "Orange and charcoal, my favourite pair.");
-  await claim(newsletter, walt);
-  await act(newsletter, walt, "start-work");
-  await act(newsletter, walt, "submit", { workSubmission: "Header delivered: 1600×400 PNG and the SVG source, in the chat." });
+  await take(newsletter, lena, walt, "Orange and charcoal, my favourite pair.", "work_submitted", "Header delivered: 1600×400 PNG and the SVG source, in the chat.");
   await act(newsletter, lena, "approve");
   await act(newsletter, lena, "review", { rating: 5, comment: "Fast, friendly and exactly the colours I asked for.", revieweeId: walt.id });
   await act(newsletter, walt, "review", { rating: 5, comment: "Clear brief and paid at once.", revieweeId: lena.id });
@@ -125,10 +124,7 @@ export async function seedMarket(call: Caller, origin: string): Promise<DemoMark
 
   // A dispute for the admin, and a cancelled job refunded.
   const disputed = await post(bakery, job("Photos of twelve pastries", "Twelve bright photos of our pastries for the online menu, square format.", "Other", 45_000, 5));
-  await interest(disputed, nako, bakery, "I have a light box and a good lens.");
-  await claim(disputed, nako);
-  await act(disputed, nako, "start-work");
-  await act(disputed, nako, "submit", { workSubmission: "Twelve photos uploaded to the shared folder." });
+  await take(disputed, bakery, nako, "I have a light box and a good lens.", "work_submitted", "Twelve photos uploaded to the shared folder.");
   await act(disputed, bakery, "dispute", { reason: "Only eight photos arrived, and three of them are blurry." });
   const cancelled = await post(hana, job("Transcribe a 10-minute interview", "Transcribe an interview about our coffee farm visit.", "Writing", 9_000, 2));
   await act(cancelled, hana, "cancel");
