@@ -18,5 +18,5 @@ export default defineConfig({
   root: "web",
   plugins: [react(), tailwindcss(), securityHeadersFile()],
   build: { outDir: "../dist/web", emptyOutDir: true, sourcemap: false },
-  server: { proxy: { "/api": "http://127.0.0.1:8787", "/ws": { target: "ws://127.0.0.1:8787", ws: true } } },
+  server: { proxy: { "/api": { target: "http://127.0.0.1:8787", ws: true }, "/ws": { target: "ws://127.0.0.1:8787", ws: true } } },
 });

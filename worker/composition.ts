@@ -7,6 +7,8 @@ import { parseLnurlOverrides, type FetchLike } from "./lightning/lnurl";
 import { devWalletAllowed, lightningBackendFor } from "./lightning";
 import { d1CallRecorder, recordingCalls } from "./lightning/call-record";
 import type { Deps } from "./services/deps";
+import { notifications } from "./db/schema";
+import { announceNotifications } from "./services/notifications";
 
 const globalFetch: FetchLike = (url, init) => fetch(url, init);
 
@@ -49,5 +51,9 @@ export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void
       overrides: parseLnurlOverrides(env.LNURL_OVERRIDES),
     },
     defer,
+    committed: (change) => {
+      const written = change.inserted(notifications);
+      if (written.length > 0) defer(() => announceNotifications(env, written));
+    },
   };
 }

@@ -11,11 +11,19 @@ export interface GigRoomApi extends Rpc.DurableObjectBranded {
   broadcastMessage(gigId: string, message: ChatMessageView): Promise<void>;
 }
 
+/** What the Worker asks of a member's inbox (durable-objects/member-inbox.ts): their open tabs' sockets. */
+export interface MemberInboxApi extends Rpc.DurableObjectBranded {
+  /** New notifications for this member were written: tell the open tabs (each with the unread count after it). */
+  announce(notificationIds: string[]): Promise<void>;
+}
+
 /** The Worker's bindings and settings (DESIGN.md §11). Settings arrive as strings. */
 export interface Env {
   DB: D1Database;
   FILES: R2Bucket;
   GIG_ROOM: DurableObjectNamespace<GigRoomApi>;
+  /** One per member: their open tabs' notification sockets. */
+  MEMBER_INBOX: DurableObjectNamespace<MemberInboxApi>;
   ASSETS: Fetcher;
   /** Workers Rate Limiting bindings (wrangler.toml `[[ratelimits]]`; the doors are in worker/rate-limits.ts). */
   RATE_LIMIT_30_PER_MINUTE: RateLimit;

@@ -6,6 +6,7 @@ import { paymentsOffReason } from "./lightning";
 import { runMinuteJobs } from "./services/cron";
 
 export { GigRoom } from "../durable-objects/gig-room";
+export { MemberInbox } from "../durable-objects/member-inbox";
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),

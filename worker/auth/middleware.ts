@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppContext, AppEnv, UserRow } from "../context";
+import { INBOX_PROTOCOL, INBOX_TOKEN_PREFIX } from "../../domain/notifications";
 import { unauthorized } from "../errors";
 import { lastUsedIsStale, sessionForToken, touchSession } from "../services/auth";
 import { accessFor } from "./access";
@@ -9,10 +10,23 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1]! : null;
 }
 
+/**
+ * The session token a tab's notification socket carries: a browser cannot set headers on a WebSocket, so it
+ * offers `bearer.<token>` among its sub-protocols beside INBOX_PROTOCOL. Read only on a WebSocket upgrade.
+ */
+export function socketBearerToken(upgrade: string | undefined, protocols: string | undefined): string | null {
+  if (upgrade?.toLowerCase() !== "websocket" || !protocols) return null;
+  const offered = protocols.split(",").map((p) => p.trim());
+  if (!offered.includes(INBOX_PROTOCOL)) return null;
+  const bearer = offered.find((p) => p.startsWith(INBOX_TOKEN_PREFIX));
+  const token = bearer?.slice(INBOX_TOKEN_PREFIX.length);
+  return token && /^[0-9a-f]{1,128}$/i.test(token) ? token : null;
+}
+
 /** Who is calling (the request's database is open: d1-sessions.ts): the session and the admin token, then the access table. */
 export function identify(resolveAdmin: (c: AppContext, token: string) => Promise<boolean>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = bearerToken(c.req.header("authorization"));
+    const token = bearerToken(c.req.header("authorization")) ?? socketBearerToken(c.req.header("upgrade"), c.req.header("sec-websocket-protocol"));
     const session = token ? await sessionForToken(c.var.db, token) : null;
     c.set("user", session?.user ?? null);
     c.set("sessionId", session?.sessionId ?? null);

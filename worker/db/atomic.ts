@@ -57,13 +57,20 @@ function columnsOf(table: SQLiteTable, row: Record<string, unknown>): { names: s
   return { names, values, params };
 }
 
+/** Told of every change that committed (Deps.committed: it announces what was written, e.g. notifications to open tabs). */
+export type CommitListener = (change: AtomicChange) => void;
+
 export class AtomicChange {
   private readonly statements: D1PreparedStatement[] = [];
+  private readonly inserts: { table: SQLiteTable; row: unknown; index: number }[] = [];
   private results: D1Result[] | null = null;
   private readonly d1: D1Client;
   readonly at = nowIso();
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly onCommit: CommitListener,
+  ) {
     this.d1 = db.$client;
   }
 
@@ -87,6 +94,7 @@ export class AtomicChange {
 
   insert<T extends SQLiteTable>(table: T, row: InsertRow<T>, when: Guard): this {
     const { names, values, params } = columnsOf(table, row as Record<string, unknown>);
+    this.inserts.push({ table, row, index: this.statements.length });
     this.push(`INSERT INTO ${quote(getTableName(table))} (${names.join(", ")}) SELECT ${values.join(", ")} WHERE ${when.sql}`, [...params, ...when.params]);
     return this;
   }
@@ -118,7 +126,14 @@ export class AtomicChange {
   /** Runs the batch as one transaction. */
   async commit(): Promise<this> {
     this.results = await this.d1.batch(this.statements);
+    this.onCommit(this);
     return this;
+  }
+
+  /** After commit: the rows inserted into `table` whose guard held (so they are in the database now). */
+  inserted<T extends SQLiteTable>(table: T): InsertRow<T>[] {
+    if (!this.results) throw new Error("AtomicChange.inserted before commit");
+    return this.inserts.filter((i) => i.table === table && (this.results![i.index]?.meta.changes ?? 0) >= 1).map((i) => i.row as InsertRow<T>);
   }
 
   /**

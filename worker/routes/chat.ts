@@ -5,6 +5,7 @@ import type { AppEnv } from "../context";
 import { connectToRoom, HISTORY_PAGE_MAX, listChatMessages } from "../services/chat";
 import { parseQuery } from "./parse";
 import { depsOf } from "./deps";
+import { refusedUpgrade } from "./socket-upgrade";
 
 const historyQuery = z.object({
   limit: z.coerce.number().int().min(1, "limit must be between 1 and 100").max(HISTORY_PAGE_MAX, "limit must be between 1 and 100").default(HISTORY_PAGE_MAX),
@@ -25,13 +26,8 @@ export const chatHistoryRoutes = new Hono<AppEnv>().get("/:id/messages", async (
  * (a browser always sends Origin; clients that are not browsers send none), an unknown gig.
  */
 export const chatSocketRoutes = new Hono<AppEnv>().get("/", async (c) => {
-  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
-    return c.json({ message: "Expected a WebSocket upgrade", error: "upgrade_required" }, 426);
-  }
-  const origin = c.req.header("origin");
-  if (origin !== undefined && origin !== new URL(c.req.url).origin) {
-    return c.json({ message: "WebSocket connections from other sites are not allowed", error: "forbidden_origin" }, 403);
-  }
+  const refused = refusedUpgrade(c);
+  if (refused) return refused;
   const gigId = z.string().min(1).max(64).safeParse(c.req.query("gigId"));
   if (!gigId.success) return c.json({ message: "gigId is required: connect to /ws?gigId=<gig id>", error: "invalid_input" }, 400);
   return connectToRoom(depsOf(c), gigId.data, c.req.raw);

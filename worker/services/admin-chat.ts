@@ -90,7 +90,7 @@ export async function markChatRead(db: Db, gigId: string, upTo: string): Promise
  * Posts in a gig's chat as the platform admin: stored by the chat service, which asks the gig's room to
  * broadcast it to the parties. Writing in a chat means having read it.
  */
-export async function postAsAdmin(deps: Pick<Deps, "db" | "env">, gigId: string, text: string): Promise<ChatMessageView> {
+export async function postAsAdmin(deps: Pick<Deps, "db" | "env" | "committed">, gigId: string, text: string): Promise<ChatMessageView> {
   const message = await postAdminChatMessage(deps, gigId, text);
   await markChatRead(deps.db, gigId, message.createdAt);
   return message;

@@ -61,7 +61,7 @@ async function releaseSilently(deps: Deps, gig: GigRow): Promise<boolean> {
 }
 
 async function remind(deps: Deps, gig: GigRow, bit: number, daysLeft: number): Promise<boolean> {
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   const cas = change.compareAndSet(
     gigs,
     gig.id,

@@ -115,7 +115,7 @@ export interface ChatSend {
  * join, the text, the gig and the sender's place in it are checked; the message is stored with its file and
  * the other parties' notification; the room broadcasts what this answers.
  */
-export async function sendChatMessage(deps: Pick<Deps, "db">, send: ChatSend): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
+export async function sendChatMessage(deps: Pick<Deps, "db" | "committed">, send: ChatSend): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
   const text = chatText(send.text);
   // A message that will be sent: the sessions and the gig are read together, before the message is stored.
   const sending = send.joined && text.ok;
@@ -162,7 +162,7 @@ function preview(text: string): string {
  * message as the room broadcasts it. The text was checked (chatMessageText) by the caller.
  */
 async function storeChatMessage(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "committed">,
   gig: ChatGig,
   sender: ChatSender,
   text: string,
@@ -174,7 +174,7 @@ async function storeChatMessage(
 
   const id = crypto.randomUUID();
   const senderId = sender.kind === "member" ? sender.user.id : null;
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   insertAttachments(change, ALWAYS, files);
   change.insert(
     chatMessages,
@@ -282,7 +282,7 @@ export async function connectToRoom(deps: Pick<Deps, "db" | "env">, gigId: strin
  * Posts a message as the platform admin (the admin REST endpoint calls this): stored here, then the gig's
  * room broadcasts it to whoever is connected. Answers the stored message.
  */
-export async function postAdminChatMessage(deps: Pick<Deps, "db" | "env">, gigId: string, text: string): Promise<ChatMessageView> {
+export async function postAdminChatMessage(deps: Pick<Deps, "db" | "env" | "committed">, gigId: string, text: string): Promise<ChatMessageView> {
   const checked = chatText(text);
   if (!checked.ok) throw badRequest(checked.error);
   const gig = await loadGig(deps, gigId);

@@ -1,4 +1,5 @@
 // What the use cases need from the outside world, handed to them by the route or the cron.
+import type { CommitListener } from "../db/atomic";
 import type { Db } from "../db/client";
 import type { Env } from "../env";
 import type { LightningBackend } from "../lightning/backend";
@@ -16,6 +17,8 @@ export interface Deps {
   lnurl: LnurlClientOptions;
   /** Starts work that may finish after the answer is sent (ctx.waitUntil); a test may drop it to drive it itself. */
   defer: (work: () => Promise<unknown>) => void;
+  /** Told of every committed AtomicChange: announces the notifications it wrote to the members' open tabs. */
+  committed: CommitListener;
 }
 
 export function settingNumber(value: string | undefined, fallback: number): number {

@@ -93,7 +93,7 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
   const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, invoice.gigId) });
   if (!gig) return "unknown_invoice";
 
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   const paid = change.compareAndSet(invoices, invoice.id, { status: "paid", paidAt: change.at }, where("status IN ('pending', 'expired')"));
 
   const fundedSet: SetColumns<typeof gigs> =
@@ -204,7 +204,7 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
   const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, invoice.gigId) });
   if (!gig) return "skipped";
 
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   const expired = change.compareAndSet(invoices,
     invoice.id,
     { status: "expired", lateCheckAt: lateCheckAt(invoice.expiresAt, 0), lateChecks: 0 },

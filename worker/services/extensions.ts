@@ -19,7 +19,7 @@ export async function requestExtension(deps: Deps, me: UserRow, gigId: string, i
   const gig = await loadGig(deps, gigId);
   authorise(gig, "request_extension", { userId: me.id, isAdmin: false });
   const id = crypto.randomUUID();
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   const stillRunning = change.compareAndSet(gigs, gig.id, {}, where("status IN ('claimed', 'in_progress') AND worker_id = ?", me.id));
   change.insert(extensionRequests,
     { id, gigId: gig.id, requesterId: me.id, daysToAdd: input.daysToAdd, reason: input.reason ?? null, status: "pending", createdAt: change.at },

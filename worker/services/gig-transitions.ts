@@ -54,7 +54,7 @@ interface Transition {
 
 /** Applies one transition as a compare-and-set; answers 409 when another request changed the gig first. */
 export async function applyTransition(deps: Deps, gig: GigRow, actorId: string | null, t: Transition): Promise<void> {
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   const guard = where("status = ? AND version = ?", gig.status, gig.version);
   const won = change.compareAndSet(gigs, gig.id, t.set, t.also ? allOf(guard, t.also) : guard, { bumpVersion: true });
   addGigEvent(change, won, { gigId: gig.id, type: t.event.type, actorId, data: t.event.data });

@@ -27,7 +27,7 @@ export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<P
   const isJob = form.gigType === "job_request";
   const invoice: FundingInvoice | null = isJob ? await requestFundingInvoice(deps, { title: form.title, payment: form.payment }) : null;
 
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   change.insert(gigs,
     {
       id,

@@ -47,7 +47,7 @@ export async function sendInterest(deps: Deps, me: UserRow, gigId: string, messa
   const gig = await loadVisibleGig(deps, gigId, { userId: me.id, isAdmin: false });
   authorise(gig, "send_interest", { userId: me.id, isAdmin: false });
   const id = crypto.randomUUID();
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   // The gig must still be open when the message lands; the unique (gig, sender) index makes it once only.
   const stillOpen = change.compareAndSet(gigs, gig.id, {}, where("status = 'open'"));
   change.insert(preClaimMessages, { id, gigId: gig.id, senderId: me.id, message, status: "pending", claimEnabled: false, createdAt: change.at }, stillOpen);
@@ -99,7 +99,7 @@ export async function decideInterest(deps: Deps, me: UserRow, messageId: string,
       "invalid_state",
     );
   }
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   const set: SetColumns<typeof preClaimMessages> =
     decision === "approve" ? { status: "approved" } : decision === "reject" ? { status: "rejected" } : { claimEnabled: true };
   const won = change.compareAndSet(preClaimMessages,

@@ -1,7 +1,13 @@
 // Notifications: written inside the same atomic change as the event that causes them.
+// Written notifications are announced to the member's open tabs through their inbox (durable-objects/member-inbox.ts).
 import type { AtomicChange, Guard } from "../db/atomic";
-import { and, count, desc, eq } from "drizzle-orm";
-import { notifications, users } from "../db/schema";
+import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import type { NotificationView } from "../../domain/notifications";
+import { liveSession } from "../auth/live-sessions";
+import type { Db } from "../db/client";
+import { nowIso } from "../db/client";
+import { notifications, sessions, users } from "../db/schema";
+import type { Env } from "../env";
 import { notFound } from "../errors";
 import type { Deps } from "./deps";
 
@@ -38,12 +44,17 @@ export function notify(change: AtomicChange, when: Guard, ...drafts: Notificatio
 // ---- Reading and marking (the bell) ---------------------------------------------------------
 
 
-export async function listNotifications({ db }: Pick<Deps, "db">, userId: string, limit = 50) {
+export async function listNotifications({ db }: Pick<Deps, "db">, userId: string, limit = 50): Promise<NotificationView[]> {
+  return notificationViews(db, eq(notifications.userId, userId), limit);
+}
+
+/** Newest first, each with its actor's name and picture. */
+async function notificationViews(db: Db, where: SQL | undefined, limit: number): Promise<NotificationView[]> {
   const rows = await db
     .select({ n: notifications, actorName: users.displayName, actorUsername: users.username, actorPicture: users.profilePicture })
     .from(notifications)
     .leftJoin(users, eq(users.id, notifications.actorId))
-    .where(eq(notifications.userId, userId))
+    .where(where)
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit);
   return rows.map(({ n, actorName, actorUsername, actorPicture }) => ({
@@ -83,3 +94,61 @@ export async function markAllRead({ db }: Pick<Deps, "db">, userId: string): Pro
   return updated.length;
 }
 
+
+// ---- Pushed to open tabs (the member's inbox) ---------------------------------------------------
+
+/** Most notification ids one announcement carries (a bound parameter each). */
+const ANNOUNCE_MAX = 50;
+
+/**
+ * Tells each member's inbox which of their notifications were just written; it pushes them to the open tabs.
+ * Never fails the change that wrote them: a tab that misses one still has the poll.
+ */
+export async function announceNotifications(env: Pick<Env, "MEMBER_INBOX">, written: { id?: string; userId: string }[]): Promise<void> {
+  const byMember = new Map<string, string[]>();
+  for (const n of written) if (n.id) byMember.set(n.userId, [...(byMember.get(n.userId) ?? []), n.id]);
+  await Promise.all(
+    [...byMember].map(async ([userId, ids]) => {
+      try {
+        await env.MEMBER_INBOX.get(env.MEMBER_INBOX.idFromName(userId)).announce(ids.slice(-ANNOUNCE_MAX));
+      } catch (err) {
+        console.error("could not announce notifications to a member's tabs", userId, err);
+      }
+    }),
+  );
+}
+
+/** A member's tab asks for its inbox socket (the route checked the session): the inbox accepts it. */
+export async function openInbox(deps: Pick<Deps, "env">, member: { userId: string; sessionId: string }, upgrade: Request): Promise<Response> {
+  const inbox = deps.env.MEMBER_INBOX.get(deps.env.MEMBER_INBOX.idFromName(member.userId));
+  const url = new URL("https://member-inbox.invalid/");
+  url.searchParams.set("userId", member.userId);
+  url.searchParams.set("sessionId", member.sessionId);
+  return inbox.fetch(new Request(url, upgrade));
+}
+
+/**
+ * What the inbox pushes when notifications were written: which of its tabs' sessions are still live (a tab
+ * whose session ended hears nothing more), the new notifications and the unread count after them.
+ */
+export async function inboxNews(
+  { db }: Pick<Deps, "db">,
+  userId: string,
+  sessionIds: string[],
+  notificationIds: string[],
+): Promise<{ liveSessions: Set<string>; notifications: NotificationView[]; unreadCount: number }> {
+  const [live, news, unread] = await Promise.all([
+    sessionIds.length === 0
+      ? []
+      : db
+          .select({ id: sessions.id })
+          .from(sessions)
+          .innerJoin(users, eq(users.id, sessions.userId))
+          .where(and(eq(sessions.userId, userId), inArray(sessions.id, sessionIds.slice(0, 90)), liveSession(nowIso()))),
+    notificationIds.length === 0
+      ? []
+      : notificationViews(db, and(eq(notifications.userId, userId), inArray(notifications.id, notificationIds.slice(0, ANNOUNCE_MAX))), ANNOUNCE_MAX),
+    unreadCount({ db }, userId),
+  ]);
+  return { liveSessions: new Set(live.map((s) => s.id ?? "")), notifications: news.reverse(), unreadCount: unread };
+}

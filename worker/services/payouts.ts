@@ -69,7 +69,7 @@ export function retryDelayMs(attempts: number): number {
 export async function attemptPayout(deps: Deps, payoutId: string, options: AttemptOptions = {}): Promise<PayoutRow["status"] | "busy"> {
   const wallet = deps.lightning;
   const now = nowIso();
-  const claim = new AtomicChange(deps.db);
+  const claim = new AtomicChange(deps.db, deps.committed);
   const cas = claim.compareAndSet(payouts,
     payoutId,
     { status: "in_flight", updatedAt: now, lastError: null },
@@ -145,7 +145,7 @@ async function overCapPaymentsTo(deps: Deps, destination: string): Promise<numbe
 }
 
 async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: string | null; routingFee: number; feeCap: number | null; destination: string | null }) {
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   // A wallet that takes no fee limit (NWC) may charge more: recorded, shown to the admin, and counted
   // against the destination (OVER_CAP_PAYMENTS_BEFORE_HOLD).
   const overFeeCap = paid.feeCap !== null && paid.routingFee > paid.feeCap;
@@ -192,7 +192,7 @@ async function settlePayout(deps: Deps, payout: PayoutRow, paid: { preimage: str
  * destination than last time: changing their Lightning address retries it at once (retryFailedPayoutsOf).
  */
 async function failPayout(deps: Deps, payout: PayoutRow, reason: string, destination: string | null, hold: PayoutHold | null = null, tellPayee = true) {
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   const cas = change.compareAndSet(payouts,
     payout.id,
     {

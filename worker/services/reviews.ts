@@ -7,6 +7,7 @@ import { badRequest, conflict } from "../errors";
 import { authorise } from "./gig-transitions";
 import { loadGig } from "./gig-views";
 import type { Deps } from "./deps";
+import { announceNotifications } from "./notifications";
 
 export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: { rating: number; comment?: string | null; revieweeId: string }) {
   const gig = await loadGig(deps, gigId);
@@ -15,6 +16,7 @@ export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: {
   if (!counterpart || input.revieweeId !== counterpart) throw badRequest("You can only review the other party of this gig", "invalid_reviewee");
 
   const id = crypto.randomUUID();
+  const noticeId = crypto.randomUUID();
   const now = new Date().toISOString();
   try {
     await deps.db.batch([
@@ -27,7 +29,7 @@ export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: {
         })
         .where(eq(users.id, counterpart)),
       deps.db.insert(notifications).values({
-        id: crypto.randomUUID(),
+        id: noticeId,
         userId: counterpart,
         gigId: gig.id,
         type: "review",
@@ -42,6 +44,7 @@ export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: {
     if (/UNIQUE constraint failed/.test(String(err))) throw conflict("You have already submitted a review for this gig", "review_already_submitted");
     throw err;
   }
+  deps.defer(() => announceNotifications(deps.env, [{ id: noticeId, userId: counterpart }]));
   return { id, gigId: gig.id, rating: input.rating, comment: input.comment ?? null, revieweeId: counterpart, createdAt: now };
 }
 

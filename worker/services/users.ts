@@ -6,6 +6,7 @@ import type { OwnUser, ProfileUpdate, PublicUser } from "../../domain/profile";
 import type { Db, UserRow } from "../db/client";
 import type { Deps } from "./deps";
 import { addGigEvent } from "./gig-events";
+import { announceNotifications } from "./notifications";
 import { AtomicChange, allOf, where, type Guard } from "../db/atomic";
 import { gigs, notifications, sessions, users } from "../db/schema";
 import { nowIso } from "../db/client";
@@ -73,7 +74,8 @@ export async function isAliasAvailable({ db }: Pick<Deps, "db">, alias: string):
  * to its owner's Lightning address, so that address may not be on the alias domain: the Worker would
  * fetch itself, alias after alias.
  */
-export async function updateProfile({ db }: Pick<Deps, "db">, me: UserRow, edit: ProfileUpdate, aliasDomain: string): Promise<UserRow> {
+export async function updateProfile(deps: Pick<Deps, "db" | "env" | "defer">, me: UserRow, edit: ProfileUpdate, aliasDomain: string): Promise<UserRow> {
+  const { db } = deps;
   if (edit.username !== undefined && edit.username !== me.username) {
     throw badRequest("Username cannot be changed", "username_immutable");
   }
@@ -106,8 +108,10 @@ export async function updateProfile({ db }: Pick<Deps, "db">, me: UserRow, edit:
       : eq(users.id, me.id);
     const update = db.update(users).set(changes).where(where).returning();
     const notice = addressChangeNotice(db, me, changes.lightningAddress);
-    const [[updated]] = notice ? await db.batch([update, notice]) : [await update];
+    const [[updated]] = notice ? await db.batch([update, notice.insert]) : [await update];
     if (!updated) throw conflict("Your alias is permanently configured and cannot be changed", "alias_already_set");
+    // Announced by id: when its condition did not hold the notice is not there, and no tab hears of it.
+    if (notice) deps.defer(() => announceNotifications(deps.env, [{ id: notice.id, userId: me.id }]));
     return updated;
   } catch (err) {
     if (err instanceof Error && /UNIQUE constraint failed: users\.gigstr_alias/.test(String(err.message) + String(err.cause ?? "")))
@@ -127,10 +131,12 @@ function addressChangeNotice(db: Db, me: UserRow, next: string | null | undefine
   const message = next
     ? `Your Lightning address is now ${next}: your payouts go there. If this was not you, sign out everywhere from Settings and change it back.`
     : "Your Lightning address was removed. If this was not you, sign out everywhere from Settings and set it again.";
+  const id = crypto.randomUUID();
   // Every column of notifications, in the table's order (an insert from a select names them all).
-  return db.insert(notifications).select(sql`
-    SELECT ${crypto.randomUUID()}, ${me.id}, NULL, 'lightning_address_changed', 'Lightning Address Changed', ${message}, NULL, 0, ${nowIso()}
+  const insert = db.insert(notifications).select(sql`
+    SELECT ${id}, ${me.id}, NULL, 'lightning_address_changed', 'Lightning Address Changed', ${message}, NULL, 0, ${nowIso()}
     WHERE EXISTS (SELECT 1 FROM users WHERE id = ${me.id} AND lightning_address IS ${next})`);
+  return { id, insert };
 }
 
 /**
@@ -156,13 +162,13 @@ const ACTIVE_ESCROW = "You have gigs with active escrow or payments on their way
  * gone. One batch, every statement guarded by noMoneyInPlay: a hire racing the deletion either lands
  * first (and the deletion is refused) or finds the offering cancelled.
  */
-export async function deleteAccount(deps: Pick<Deps, "db">, me: UserRow): Promise<void> {
+export async function deleteAccount(deps: Pick<Deps, "db" | "committed">, me: UserRow): Promise<void> {
   const guard = noMoneyInPlay(me.id);
   const offerings = await deps.db
     .select({ id: gigs.id })
     .from(gigs)
     .where(and(eq(gigs.posterId, me.id), eq(gigs.gigType, "service_offering"), eq(gigs.status, "open")));
-  const change = new AtomicChange(deps.db);
+  const change = new AtomicChange(deps.db, deps.committed);
   for (const { id } of offerings) {
     const cancelled = change.compareAndSet(gigs, id, { status: "cancelled", cancelledAt: change.at }, allOf(where("status = 'open'"), guard), { bumpVersion: true });
     addGigEvent(change, cancelled, { gigId: id, type: "cancelled", actorId: me.id, data: { reason: "account_deleted" } });

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { openDb } from "../db/client";
 import { createSession } from "../services/auth";
+import { INBOX_PROTOCOL, INBOX_TOKEN_PREFIX } from "../../domain/notifications";
 import { api, BASE, type Json, type Member } from "./factories";
 
 export class TestSocket {
@@ -89,4 +90,22 @@ export async function joinedSocket(gigId: string, member: Member): Promise<TestS
 /** The same member signed in once more (another device): a second session token. */
 export async function anotherSession(member: Member): Promise<Member> {
   return { ...member, token: await createSession(openDb(env.DB), member.id) };
+}
+
+/**
+ * Opens `member`'s inbox socket (`/api/notifications/socket`) as a tab would: the session token offered as a
+ * sub-protocol beside INBOX_PROTOCOL, with this page's Origin (or `origin`; null sends none).
+ */
+export async function openInboxSocket(
+  member: Pick<Member, "token"> | null,
+  opts: { origin?: string | null; protocols?: string[] } = {},
+): Promise<{ status: number; socket: TestSocket | null; body: string; protocol: string | null }> {
+  const headers: Record<string, string> = { Upgrade: "websocket" };
+  if (opts.origin !== null) headers.Origin = opts.origin ?? BASE;
+  const protocols = opts.protocols ?? [INBOX_PROTOCOL, ...(member ? [`${INBOX_TOKEN_PREFIX}${member.token}`] : [])];
+  headers["Sec-WebSocket-Protocol"] = protocols.join(", ");
+  const res = await api("/api/notifications/socket", { headers });
+  const protocol = res.headers.get("sec-websocket-protocol");
+  if (res.status !== 101 || !res.webSocket) return { status: res.status, socket: null, body: await res.text(), protocol };
+  return { status: 101, socket: new TestSocket(res.webSocket), body: "", protocol };
 }

@@ -5,50 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ChatMessageView } from "../../../../domain/chat-protocol";
 import { makeUser } from "../../test/factories";
 import { mockApi } from "../../test/mock-api";
+import { FakeWebSocket } from "../../test/fake-websocket";
 import { findToast, renderWithApp } from "../../test/render";
 import { ChatModal, chatRoleOf } from "./chat-modal";
-
-/** A stand-in for the browser's WebSocket that the test drives. */
-class FakeWebSocket {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 3;
-  static instances: FakeWebSocket[] = [];
-  readyState = FakeWebSocket.CONNECTING;
-  sent: Record<string, unknown>[] = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  onerror: (() => void) | null = null;
-
-  constructor(readonly url: string) {
-    FakeWebSocket.instances.push(this);
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as Record<string, unknown>);
-  }
-  close() {
-    if (this.readyState === FakeWebSocket.CLOSED) return;
-    this.readyState = FakeWebSocket.CLOSED;
-    this.onclose?.({ code: 1000 });
-  }
-  // Driven by the test, as the server would:
-  open() {
-    act(() => {
-      this.readyState = FakeWebSocket.OPEN;
-      this.onopen?.();
-    });
-  }
-  receive(frame: unknown) {
-    act(() => this.onmessage?.({ data: JSON.stringify(frame) }));
-  }
-  drop() {
-    act(() => {
-      this.readyState = FakeWebSocket.CLOSED;
-      this.onclose?.({ code: 1006 });
-    });
-  }
-}
 
 const GIG = {
   id: "gig-1",

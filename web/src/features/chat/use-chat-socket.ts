@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { CHAT_RECONNECT_MS, frameJson, serverFrameSchema, type ChatMessageView } from "../../../../domain/chat-protocol";
 import type { AttachmentRef } from "../../../../domain/files";
 import { getSessionToken } from "../../lib/api";
+import { socketUrl } from "../../lib/socket-url";
 
 /** "closed": not trying, for a reason shown as the problem (signed out, or the server refused the join). */
 export type ChatConnection = "connecting" | "connected" | "disconnected" | "closed";
@@ -19,8 +20,7 @@ export interface ChatSocketHandlers {
 }
 
 export function chatSocketUrl(gigId: string, location: Pick<Location, "protocol" | "host"> = window.location): string {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${location.host}/ws?gigId=${encodeURIComponent(gigId)}`;
+  return socketUrl(`/ws?gigId=${encodeURIComponent(gigId)}`, location);
 }
 
 export function useChatSocket(gigId: string, enabled: boolean, handlers: ChatSocketHandlers) {

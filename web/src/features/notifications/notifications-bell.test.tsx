@@ -1,7 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import { screen, waitFor } from "@testing-library/react";
+import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { INBOX_PROTOCOL, INBOX_RECONNECT_MS } from "../../../../domain/notifications";
+import { FakeWebSocket } from "../../test/fake-websocket";
 import { apiJson } from "../../lib/api";
 import { makeUser } from "../../test/factories";
 import { mockApi } from "../../test/mock-api";
@@ -148,5 +150,64 @@ describe("a new notification", () => {
     count = 0; // the member read it elsewhere
     await poll();
     expect(api.callsTo("GET", "/api/gigs")).toHaveLength(2);
+  });
+});
+
+describe("notifications pushed over the inbox socket", () => {
+  const inbox = () => FakeWebSocket.to("/api/notifications/socket");
+
+  it("opens the member's inbox with their session beside the protocol", async () => {
+    renderBell({ count: 0 });
+    await waitFor(() => expect(inbox()).toHaveLength(1));
+    expect(inbox()[0]!.protocols).toEqual([INBOX_PROTOCOL, "bearer.test-session-token"]);
+  });
+
+  it("opens no socket for a visitor", async () => {
+    renderBell({ signedIn: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(inbox()).toHaveLength(0);
+  });
+
+  it("shows the pushed count, and a new notification's count with the member's gigs and stats read again", async () => {
+    const api = mockApi({
+      "GET /api/notifications/unread-count": () => 2,
+      "GET /api/user/me": () => makeUser(),
+      "GET /api/gigs": () => [],
+    });
+    renderWithApp(
+      <>
+        <NotificationsBell />
+        <MyGigsOnScreen />
+      </>,
+      { user: makeUser() },
+    );
+    await waitFor(() => expect(inbox()).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo("GET", "/api/gigs")).toHaveLength(1));
+    await waitFor(() => expect(api.callsTo("GET", "/api/notifications/unread-count")).toHaveLength(1));
+    const socket = inbox()[0]!;
+    socket.open();
+    socket.receive({ type: "unread_count", count: 2 });
+    expect(await screen.findByTestId("unread-badge")).toHaveTextContent("2");
+    expect(api.callsTo("GET", "/api/gigs")).toHaveLength(1);
+    socket.receive({ type: "notification", notification: note({ id: "n-9", title: "Work Approved" }), unreadCount: 3 });
+    await waitFor(() => expect(screen.getByTestId("unread-badge")).toHaveTextContent("3"));
+    await waitFor(() => expect(api.callsTo("GET", "/api/gigs")).toHaveLength(2));
+    await waitFor(() => expect(api.callsTo("GET", "/api/user/me")).toHaveLength(1));
+  });
+
+  it("tries a dropped socket again, and not one closed because the session ended", async () => {
+    renderBell({ count: 0 });
+    await waitFor(() => expect(inbox()).toHaveLength(1));
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      inbox()[0]!.drop(1006);
+      act(() => vi.advanceTimersByTime(INBOX_RECONNECT_MS));
+      expect(inbox()).toHaveLength(2);
+      inbox()[1]!.drop(1008);
+      act(() => vi.advanceTimersByTime(INBOX_RECONNECT_MS * 3));
+      expect(inbox()).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

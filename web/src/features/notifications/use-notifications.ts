@@ -3,26 +3,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { apiJson } from "../../lib/api";
 import { authKeys, useAuth } from "../auth/auth-context";
+import type { NotificationView } from "../../../../domain/notifications";
+import { useInboxSocket } from "./use-inbox-socket";
 
-export interface AppNotification {
-  id: string;
-  isRead: boolean;
-  gigId: string | null;
-  /** 'message' (a chat message) opens the gig's chat instead of its details. */
-  type: string;
-  title: string;
-  message: string;
-  createdAt: string;
-  actorName: string | null;
-  actorPicture: string | null;
-}
+export type AppNotification = NotificationView;
 
 export const notificationKeys = {
   all: () => ["/api/notifications"] as const,
   unreadCount: () => ["/api/notifications/unread-count"] as const,
 };
 
-/** The unread count is refreshed this often while the app is open (the spec polls nothing by default; a bell that never moves would be useless). */
+/** The unread count is read this often while the inbox socket is down (use-inbox-socket.ts); while it is open, the count is pushed. */
 export const UNREAD_POLL_MS = 30_000;
 
 /** The count answer: a number (SPEC.md §7), or {count} from older servers. */
@@ -36,18 +27,22 @@ export function countFromAnswer(answer: unknown): number {
 const CHANGED_BY_OTHERS = [["/api/gigs"], authKeys.me()] as const;
 
 /**
- * The unread count, read every UNREAD_POLL_MS. When it grows, someone else did something that concerns the
+ * The unread count, pushed by the inbox socket (read every UNREAD_POLL_MS while it is down). When it grows, someone else did something that concerns the
  * member (approved their work, claimed their gig, ...): their gigs and stats are read again, so the Active
  * screen and the profile's counts follow without a reload.
  */
 export function useUnreadCount() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
+  const listening = useInboxSocket(user?.id, (frame) => {
+    if (frame.type === "unread_count") queryClient.setQueryData(notificationKeys.unreadCount(), frame.count);
+    else if (frame.type === "notification") queryClient.setQueryData(notificationKeys.unreadCount(), frame.unreadCount);
+  });
   const count = useQuery({
     queryKey: notificationKeys.unreadCount(),
     queryFn: async () => countFromAnswer(await apiJson<unknown>("GET", "/api/notifications/unread-count")),
     enabled: !!user,
-    refetchInterval: UNREAD_POLL_MS,
+    refetchInterval: listening ? false : UNREAD_POLL_MS,
   });
   const seen = useRef<number | undefined>(undefined);
   useEffect(() => {
