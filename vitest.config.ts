@@ -18,32 +18,9 @@ export default defineConfig({
         // in Node on 127.0.0.1 (scripts/local-nostr); the relay and the service cannot run inside workerd.
         test: { name: "nwc", include: ["worker/**/*.conformance.test.ts"], environment: "node", testTimeout: 20_000 },
       },
-      {
-        plugins: [
-          cloudflareTest(async () => ({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              bindings: {
-                TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "migrations")),
-                LIGHTNING_BACKEND: "dev",
-                ADMIN_PIN: "135790",
-                LNURL_OVERRIDES: "",
-                // A local run (worker/deployment.ts); tests of a deployed Worker pass LOCAL_DEV: undefined.
-                LOCAL_DEV: "1",
-                // Visitors' reads are not cached here (worker/public-cache.test.ts switches it on), so a test
-                // reads what it just wrote.
-                PUBLIC_CACHE_SECONDS: "0",
-              },
-            },
-          })),
-        ],
-        test: {
-          name: "worker",
-          include: ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"],
-          exclude: ["worker/**/*.conformance.test.ts"],
-          setupFiles: ["./worker/test/apply-migrations.ts"],
-        },
-      },
+      workerProject("worker", ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"], ["worker/**/*.conformance.test.ts"]),
+      // What each main route costs D1 (`npm run scale`, bench/scale-model.mjs): not part of `npm test`.
+      workerProject("costs", ["bench/**/*.measure.ts"]),
       {
         plugins: [react()],
         test: {
@@ -56,3 +33,28 @@ export default defineConfig({
     ],
   },
 });
+
+/** Tests that run inside the Worker's runtime (workerd, with the bindings of wrangler.toml and a migrated D1). */
+function workerProject(name: string, include: string[], exclude: string[] = []) {
+  return {
+    plugins: [
+      cloudflareTest(async () => ({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: await readD1Migrations(path.join(import.meta.dirname, "migrations")),
+            LIGHTNING_BACKEND: "dev",
+            ADMIN_PIN: "135790",
+            LNURL_OVERRIDES: "",
+            // A local run (worker/deployment.ts); tests of a deployed Worker pass LOCAL_DEV: undefined.
+            LOCAL_DEV: "1",
+            // Visitors' reads are not cached here (worker/public-cache.test.ts switches it on), so a test
+            // reads what it just wrote.
+            PUBLIC_CACHE_SECONDS: "0",
+          },
+        },
+      })),
+    ],
+    test: { name, include, exclude, setupFiles: ["./worker/test/apply-migrations.ts"] },
+  };
+}

@@ -4,7 +4,8 @@
 //
 // Jobs (job.kind):
 //   http     one endpoint (or the sign-in flow) at a fixed rate open-loop, or with N connections closed-loop
-//   chat     one room with N listening sockets and one sender: delivery latency of each message to each socket
+//   chat     one room with N listening sockets and one sender: delivery latency of each message to each socket,
+//            and of each message's notification to the other party's open tabs (their inbox sockets)
 //   payment  post a job, pay its invoice with the dev wallet, time until GET /api/gigs/{id} shows it funded
 //
 // Every loop is bounded in count and in time; the only address ever used is job.baseUrl (127.0.0.1).
@@ -281,6 +282,38 @@ function joinedSocket(gigId, token, onFrame) {
   });
 }
 
+/**
+ * Opens a member's inbox socket (`/api/notifications/socket`), the session offered beside the protocol as a tab
+ * does; resolves once its first frame (the unread count) arrived. `onNotification` gets each pushed notification.
+ */
+function inboxSocket(token, onNotification) {
+  return new Promise((resolve, reject) => {
+    const url = `ws://${base.host}/api/notifications/socket`;
+    const ws = new WebSocket(url, ["gigstr-notifications", `bearer.${token}`], { origin: base.origin, perMessageDeflate: false });
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error("inbox socket gave no count within 15 s"));
+    }, 15_000);
+    ws.on("message", (data) => {
+      const at = performance.now();
+      const frame = JSON.parse(String(data));
+      if (frame.type === "unread_count") {
+        clearTimeout(timer);
+        resolve(ws);
+      } else if (frame.type === "notification") onNotification(frame.notification, at);
+      else if (frame.type === "error") console.error(`[load] inbox error frame: ${frame.message}`);
+    });
+    ws.on("unexpected-response", (_req, res) => {
+      clearTimeout(timer);
+      reject(new Error(`inbox socket refused: ${res.statusCode}`));
+    });
+    ws.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
 async function inBatches(items, size, fn) {
   const out = [];
   for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
@@ -314,6 +347,14 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
     return party.tokens[Math.floor(i / 2) % party.tokens.length];
   });
   const listeners = await inBatches(plan, 20, (token) => joinedSocket(gigId, token, onFrame));
+  // Each message notifies the worker: their tabs (one per session) hear of it over their inbox sockets.
+  const notified = new Map(); // text -> latencies to the worker's tabs
+  const onNotification = (notification, at) => {
+    for (const [text, latencies] of notified) {
+      if (notification.message.endsWith(`: ${text}`)) latencies.push(at - sentAt.get(text));
+    }
+  };
+  const tabs = await inBatches(worker.tokens, 10, (token) => inboxSocket(token, onNotification));
   const joinedAt = performance.now();
   const sender = await joinedSocket(gigId, hirer.tokens[0], () => {});
   const setupS = (performance.now() - setupStart) / 1000;
@@ -321,10 +362,11 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
   const sendOne = async (label) => {
     const text = `bench ${label} ${Math.random().toString(36).slice(2)}`;
     received.set(text, []);
+    notified.set(text, []);
     const deadline = performance.now() + 5000;
     sentAt.set(text, performance.now());
     sender.send(JSON.stringify({ type: "chat_message", gigId, message: text }));
-    while (received.get(text).length < listenerCount && performance.now() < deadline) await sleep(2);
+    while ((received.get(text).length < listenerCount || notified.get(text).length < tabs.length) && performance.now() < deadline) await sleep(2);
     return received.get(text);
   };
 
@@ -352,6 +394,9 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
     // Send to last socket, message by message: shows whether a slow p99 is one message or many.
     lastSocketByMessageMs: lastSocket.map((x) => (Number.isFinite(x) ? round(x) : null)),
   };
+  // From the message's send (its notification is written in the same batch) to each of the worker's tabs.
+  const toTabs = [...notified.values()].flat();
+  result.notifications = { tabs: tabs.length, messages, deliveries: toTabs.length, lost: tabs.length * messages - toTabs.length, latencyMs: summarize(toTabs) };
 
   // The room re-checks a listener's session when it was last checked more than 60 s ago: the first
   // message after a quiet minute pays for every listener's check. Measured once the minute has passed.
@@ -372,7 +417,7 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
       following: { messages: afterIdle.messages - 1, latencyMs: summarize(rest) },
     };
   }
-  for (const ws of [...listeners, sender]) ws.close();
+  for (const ws of [...listeners, sender, ...tabs]) ws.close();
   agent.destroy();
   return result;
 }

@@ -304,6 +304,8 @@ async function chatAndPayment(results, app, stateLabel) {
     payments = chat.payments ?? null;
     delete chat.payments;
     log(`chat: p50 ${chat.latencyMs.p50} ms, p99 ${chat.latencyMs.p99} ms over ${chat.deliveries} deliveries, lost ${chat.lost}`);
+    const n = chat.notifications;
+    log(`notifications to ${n.tabs} open tabs: p50 ${n.latencyMs.p50} ms, p99 ${n.latencyMs.p99} ms over ${n.deliveries} deliveries, lost ${n.lost}`);
     if (chat.afterIdle) {
       const f = chat.afterIdle.firstMessage;
       log(`chat, first message after ${chat.afterIdle.idleS} s quiet: p50 ${f.latencyMs.p50} ms, p99 ${f.latencyMs.p99} ms, ${f.deliveries} delivered; the next ${chat.afterIdle.following.messages}: p99 ${chat.afterIdle.following.latencyMs.p99} ms`);
@@ -577,6 +579,17 @@ function table(r) {
     if (c.afterIdle) {
       const f = c.afterIdle.firstMessage;
       add(`Chat: first message after ${c.afterIdle.idleS} s quiet (room wakes, sessions re-checked)`, `p50 ${f.latencyMs.p50} / p99 ${f.latencyMs.p99} ms, ${f.deliveries} delivered`, `p99 ≤ ${b.chatFanoutP99MsTo200Sockets} ms`, f.deliveries === c.listeners && f.latencyMs.p99 <= b.chatFanoutP99MsTo200Sockets);
+    }
+    const n = c.notifications;
+    if (n) {
+      // Budget: a ratio to this run's own chat fan-out (the same runtime, the same moment).
+      const limit = c.latencyMs.p99 === null ? null : Math.round(c.latencyMs.p99 * b.notificationToTabToChatFanoutP99 * 100) / 100;
+      add(
+        `Notification write to each open tab (${n.tabs} tabs, ${n.messages} notifications)`,
+        `p50 ${n.latencyMs.p50} / p99 ${n.latencyMs.p99} ms, ${n.lost} lost`,
+        `p99 ≤ chat p99 × ${b.notificationToTabToChatFanoutP99}${limit === null ? "" : ` (${limit} ms)`}`,
+        n.lost === 0 && limit !== null && n.latencyMs.p99 !== null && n.latencyMs.p99 <= limit,
+      );
     }
   }
   for (const { key, label } of PAYMENT_JOBS) {

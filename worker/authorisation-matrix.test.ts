@@ -22,7 +22,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "./app";
 import { adminSignIn, TEST_ADMIN_PIN } from "./test/admin";
 import { api, call, getChallenge, loginEvent, payWithDevWallet, postGig, signUp, type Json, type Member } from "./test/factories";
-import { anotherSession, openSocket } from "./test/sockets";
+import { anotherSession, openInboxSocket, openSocket } from "./test/sockets";
 import { askUploadUrl, uploadFile } from "./test/uploads";
 import { statement } from "./db/test-statements";
 import type { Env } from "./env";
@@ -35,7 +35,7 @@ const OBJECTS = ["own", "other"] as const;
 type Obj = (typeof OBJECTS)[number];
 
 /** An HTTP status, or for `/ws` whether the socket got into the gig's room. */
-type Answer = number | "joined" | "refused";
+type Answer = number | "joined" | "refused" | "listening";
 type Cell = Answer | { own: Answer; other: Answer };
 type Expectation = Record<Role, Cell>;
 
@@ -815,6 +815,13 @@ const MATRIX: Record<string, Row | Row[]> = {
     request: async (c) => ({ path: `/ws?gigId=${(await c.w.gig(c.obj)).id}` }),
     expect: { visitor: "refused", hirer: { own: "joined", other: "refused" }, worker: { own: "joined", other: "refused" }, stranger: "refused", admin: "joined" },
   },
+  // -- The member's inbox socket: the session rides as a sub-protocol; every member hears their own inbox --
+  "GET /api/notifications/socket": {
+    objectless: true,
+    request: () => ({ path: "/api/notifications/socket" }),
+    expect: { visitor: 401, hirer: "listening", worker: "listening", stranger: "listening", admin: 401 },
+    note: "The admin has no inbox: the admin token is not a member's session.",
+  },
 };
 
 // ---- Running a cell -----------------------------------------------------------------------------
@@ -859,6 +866,19 @@ async function runSocket(key: string, row: Row, c: CellContext): Promise<{ answe
   }
 }
 
+/** Opens the role's inbox socket as a tab does (the session offered beside the protocol): "listening" once its count arrives. */
+async function runInbox(c: CellContext): Promise<{ answer: Answer; body: unknown }> {
+  const opened = await openInboxSocket(c.me ?? null);
+  if (!opened.socket) return { answer: opened.status, body: opened.body };
+  try {
+    const first = await opened.socket.next();
+    expect(first).toEqual({ type: "unread_count", count: expect.any(Number) });
+    return { answer: "listening", body: first };
+  } finally {
+    opened.socket.close();
+  }
+}
+
 const sharedWorlds = new Map<Stage, World>();
 function sharedWorld(stage: Stage): World {
   let w = sharedWorlds.get(stage);
@@ -873,7 +893,7 @@ async function runCell(key: string, row: Row, role: Role, obj: Obj, fresh: boole
   const stage = row.stage ?? "claimed";
   const w = fresh ? new World(stage) : sharedWorld(stage);
   const c: CellContext = { w, role, obj, me: await w.actor(role) };
-  const { answer, body } = key === "GET /ws" ? await runSocket(key, row, c) : await runHttp(key, row, c);
+  const { answer, body } = key === "GET /ws" ? await runSocket(key, row, c) : key === "GET /api/notifications/socket" ? await runInbox(c) : await runHttp(key, row, c);
   expect(answer, `${key} as ${role} on ${obj} object: ${JSON.stringify(body).slice(0, 300)}`).toBe(expected);
   if (row.check && succeeds(answer)) await row.check(c, body);
 }
