@@ -13,7 +13,7 @@
 // Knobs (environment): BENCH_SECONDS (10: length of each load phase), BENCH_SKIP_IDLE=1 (skip the chat
 // message after a quiet minute, saving ~45 s), BENCH_KEEP=1 (keep the temporary state directory),
 // BENCH_NICE (0: e.g. -10 runs the app and the clients ahead of other programs on a shared machine; needs root),
-// BENCH_ONLY (all: a comma list of the phases to run, of web, rows, load, chat, payment; e.g. BENCH_ONLY=chat).
+// BENCH_ONLY (all: a comma list of the phases to run, of web, rows, load, chat, payment, profile; e.g. BENCH_ONLY=chat).
 // With BENCH_ONLY, the phases left out show as "not run" in the table (neither met nor missed) and are absent
 // from bench/results.json. chat and payment run on the 100,000-gig state when rows or load run too (as in a
 // full run), otherwise on the 1,000-gig state, which seeds in seconds (results.chatState says which); payment
@@ -25,8 +25,10 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { cursorAfter, generateSeed, writeSeedSql } from "./lib/seed.mjs";
-import { coreBusyMs, EMPTY_WORKER_PROBE, findTaskset, groupCpuMs, niced, pinned, runStep, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
+import { profileWhile } from "./lib/profile.mjs";
+import { coreBusyMs, EMPTY_WORKER_PROBE, findTaskset, freePort, groupCpuMs, niced, pinned, runStep, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
 import { measureFirstPage } from "./lib/web-size.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -38,7 +40,7 @@ const taskset = cores >= 2 ? findTaskset() : null;
 const SECONDS = Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 10) || 10, 2), 30);
 const SKIP_IDLE = process.env.BENCH_SKIP_IDLE === "1";
 const NICE = Math.min(Math.max(Math.trunc(Number(process.env.BENCH_NICE ?? 0)) || 0, -20), 19);
-const PHASES = ["web", "rows", "load", "chat", "payment"];
+const PHASES = ["web", "rows", "load", "chat", "payment", "profile"];
 const ONLY = phasesOf(process.env.BENCH_ONLY);
 const runs = (phase) => ONLY.has(phase);
 const PAGE = 50;
@@ -120,7 +122,7 @@ async function main() {
     results.web = measureFirstPage(path.join(root, "dist", "web"), JSON.parse(readFileSync(chunksFile, "utf8")));
     log(`first page: JS ${kb(results.web.js.gzipBytes)} KB gzipped in ${results.web.js.files.length} files, CSS ${kb(results.web.css.gzipBytes)} KB`);
   }
-  const needsApp = ["rows", "load", "chat", "payment"].some(runs);
+  const needsApp = ["rows", "load", "chat", "payment", "profile"].some(runs);
   if (!runs("web") && needsApp && !existsSync(path.join(root, "dist", "web", "index.html"))) {
     log("building the web bundle the app serves (vite build; not measured: web is not run)");
     runStep(nodeBin, [path.join(root, "bench", "lib", "build-web.mjs"), path.join(work, "chunks.json")], { cwd: root, env: process.env, label: "vite build" });
@@ -146,6 +148,10 @@ async function main() {
     }
     if (chatOrPayment && !big) await chatAndPayment(results, app, "1,000 gigs");
     await stop(app);
+  }
+  if (runs("profile")) {
+    const seed = generateSeed({ gigCount: 1000, userCount: 200, seed: 1 });
+    await profiles(results, await seededState("1k-profile", seed), seed);
   }
   if (big) await hundredThousand(results);
 
@@ -280,6 +286,46 @@ async function bothModes(app, label, target, { settlePath, baseUrl } = {}) {
     log(`${label} ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; app CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request, ${r.cpu?.appCpuPctOfCore}% of a core; others ${r.cpu?.othersPctOfMachine}% of the machine`);
   }
   return out;
+}
+
+/**
+ * Where a browse page, a gig page and a sign-in spend the Worker's CPU: the runtime's sampling profiler (through
+ * wrangler dev's inspector) while each is repeated one at a time, on an app of its own (the profiler slows it).
+ */
+async function profiles(results, stateDir, seed) {
+  const inspectorPort = await freePort();
+  const app = await start(stateDir, "1k-profile", { INSPECTOR_PORT: String(inspectorPort) });
+  const get = (pathOf) => async (i) => {
+    const res = await fetch(`${app.baseUrl}${pathOf(i)}`, { signal: AbortSignal.timeout(30_000) });
+    if (res.status !== 200) throw new Error(`${pathOf(i)} -> ${res.status}`);
+    await res.arrayBuffer();
+  };
+  const open = seed.openNewestFirst;
+  const keys = Array.from({ length: 40 }, () => generateSecretKey());
+  const signIn = async (i) => {
+    const address = `10.9.${(i >> 8) & 255}.${i & 255}`;
+    const challenge = await fetch(`${app.baseUrl}/api/auth/nostr/challenge`, { method: "POST", headers: { "cf-connecting-ip": address } });
+    if (challenge.status !== 200) throw new Error(`challenge -> ${challenge.status}`);
+    const { challenge: text, challengeId } = await challenge.json();
+    const event = finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", text], ["relay", app.baseUrl]], content: "" }, keys[i % keys.length]);
+    const verify = await fetch(`${app.baseUrl}/api/auth/nostr/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ event, challengeId }) });
+    if (verify.status !== 200) throw new Error(`verify -> ${verify.status} ${await verify.text()}`);
+  };
+  const jobs = [
+    { key: "browseFirstPage", label: "browse page 1", repeat: get(() => `/api/gigs?status=open&limit=${PAGE}`), count: 400 },
+    { key: "gigById", label: "GET /api/gigs/{id}", repeat: get((i) => `/api/gigs/${open[(i * 7) % open.length].id}`), count: 400 },
+    { key: "signIn", label: "sign-in (challenge + verify)", repeat: signIn, count: 200 },
+  ];
+  results.profile = {};
+  for (const job of jobs) {
+    await settle(app);
+    const p = await profileWhile({ inspectorPort, repeat: job.repeat, count: job.count });
+    results.profile[job.key] = { label: job.label, ...p };
+    log(`profile, ${job.label}: ${p.busyMsPerRun} ms busy per run (under the profiler), GC ${p.gcPct}%`);
+    log(`  self:      ${p.self.slice(0, 8).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
+    log(`  inclusive: ${p.inclusive.slice(0, 12).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
+  }
+  await stop(app);
 }
 
 /** Chat fan-out (with payment detection during its quiet minute) and/or payment detection alone. */

@@ -1,0 +1,100 @@
+// Where a request spends the runtime's CPU: the Worker's V8 sampling profiler, reached through wrangler dev's
+// inspector (the Chrome DevTools protocol), while a client repeats one request. Answers the functions with the
+// most time on the CPU (self) and the most time on the stack (inclusive), as shares of the busy samples.
+import { performance } from "node:perf_hooks";
+import WebSocket from "ws";
+
+/** A DevTools protocol session with the first target the inspector lists. */
+async function connect(inspectorPort) {
+  const deadline = performance.now() + 30_000;
+  let targets = [];
+  while (performance.now() < deadline) {
+    try {
+      targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`, { signal: AbortSignal.timeout(2000) })).json();
+      if (targets.length) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const target = targets.find((t) => t.webSocketDebuggerUrl);
+  if (!target) throw new Error(`no inspector target on port ${inspectorPort}`);
+  const ws = new WebSocket(target.webSocketDebuggerUrl, { perMessageDeflate: false });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let nextId = 1;
+  const pending = new Map();
+  ws.on("message", (data) => {
+    const msg = JSON.parse(String(data));
+    const waiter = msg.id !== undefined && pending.get(msg.id);
+    if (!waiter) return;
+    pending.delete(msg.id);
+    if (msg.error) waiter.reject(new Error(`${msg.error.message}`));
+    else waiter.resolve(msg.result);
+  });
+  const send = (method, params = {}) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  return { send, close: () => ws.close() };
+}
+
+const IDLE = new Set(["(idle)", "(program)", "(garbage collector)", "(root)"]);
+const nameOf = (frame) => frame.functionName || `(anonymous ${frame.url.split("/").pop()}:${frame.lineNumber + 1})`;
+
+/** Self and inclusive time per function name, as shares of the samples that were not idle. */
+function summarise(profile, top) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map();
+  const inclusive = new Map();
+  let busy = 0;
+  let gc = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    const node = byId.get(id);
+    const leaf = node.callFrame.functionName;
+    if (leaf === "(garbage collector)") gc += dt;
+    if (IDLE.has(leaf) && leaf !== "(garbage collector)") return;
+    busy += dt;
+    self.set(nameOf(node.callFrame), (self.get(nameOf(node.callFrame)) ?? 0) + dt);
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const name = nameOf(byId.get(at).callFrame);
+      if (IDLE.has(name) || seen.has(name)) continue;
+      seen.add(name);
+      inclusive.set(name, (inclusive.get(name) ?? 0) + dt);
+    }
+  });
+  const share = (m) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([name, us]) => ({ name, pct: Math.round((us / busy) * 1000) / 10 }));
+  return { busyMs: Math.round(busy / 1000), gcPct: Math.round((gc / Math.max(busy, 1)) * 1000) / 10, self: share(self), inclusive: share(inclusive) };
+}
+
+/**
+ * Profiles the Worker while `repeat` runs `count` times in turn (after `warmup` unprofiled runs). Answers the
+ * summary with the busy CPU per run.
+ */
+export async function profileWhile({ inspectorPort, repeat, count, warmup = 20, top = 15, samplingMicros = 100 }) {
+  for (let i = 0; i < warmup; i++) await repeat(i);
+  const session = await connect(inspectorPort);
+  try {
+    await session.send("Profiler.enable");
+    await session.send("Profiler.setSamplingInterval", { interval: samplingMicros });
+    await session.send("Profiler.start");
+    for (let i = 0; i < count; i++) await repeat(i);
+    const { profile } = await session.send("Profiler.stop");
+    const summary = summarise(profile, top);
+    return { runs: count, busyMsPerRun: Math.round((summary.busyMs / count) * 100) / 100, ...summary };
+  } finally {
+    session.close();
+  }
+}
