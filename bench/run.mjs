@@ -319,11 +319,12 @@ async function profiles(results, stateDir, seed) {
   results.profile = {};
   for (const job of jobs) {
     await settle(app);
-    const p = await profileWhile({ inspectorPort, repeat: job.repeat, count: job.count });
+    const p = await profileWhile({ inspectorPort, root, repeat: job.repeat, count: job.count });
     results.profile[job.key] = { label: job.label, ...p };
     log(`profile, ${job.label}: ${p.busyMsPerRun} ms busy per run (under the profiler), GC ${p.gcPct}%`);
-    log(`  self:      ${p.self.slice(0, 8).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
-    log(`  inclusive: ${p.inclusive.slice(0, 12).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
+    log(`  on the CPU, by where the code comes from: ${p.selfBySource.slice(0, 10).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
+    log(`  on the stack, our files: ${p.inclusiveByOurFile.slice(0, 10).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
+    log(`  on the CPU, functions: ${p.self.slice(0, 8).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
   }
   await stop(app);
 }

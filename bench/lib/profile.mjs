@@ -1,7 +1,11 @@
 // Where a request spends the runtime's CPU: the Worker's V8 sampling profiler, reached through wrangler dev's
 // inspector (the Chrome DevTools protocol), while a client repeats one request. Answers the functions with the
 // most time on the CPU (self) and the most time on the stack (inclusive), as shares of the busy samples.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
 import WebSocket from "ws";
 
 /** A DevTools protocol session with the first target the inspector lists. */
@@ -46,13 +50,55 @@ async function connect(inspectorPort) {
 const IDLE = new Set(["(idle)", "(program)", "(garbage collector)", "(root)"]);
 const nameOf = (frame) => frame.functionName || `(anonymous ${frame.url.split("/").pop()}:${frame.lineNumber + 1})`;
 
+/**
+ * Where a frame's code came from: through the bundle's source map (wrangler dev writes index.js.map beside the
+ * bundle), the package for a library ("drizzle-orm") or the file for ours ("worker/services/gigs.ts"); the
+ * runtime's own code by its URL ("cloudflare-internal:d1-api"), native code as "(native)".
+ */
+function sourcer(root) {
+  const maps = new Map();
+  const mapOf = (url) => {
+    if (!maps.has(url)) {
+      let map = null;
+      try {
+        const file = url.startsWith("file://") ? fileURLToPath(url) : url;
+        if (existsSync(`${file}.map`)) map = new TraceMap(readFileSync(`${file}.map`, "utf8"));
+      } catch {
+        map = null;
+      }
+      maps.set(url, map);
+    }
+    return maps.get(url);
+  };
+  return (frame) => {
+    if (!frame.url) return "(native)";
+    const map = mapOf(frame.url);
+    if (!map) return frame.url.replace(/^file:\/\/.*\//, "");
+    const pos = originalPositionFor(map, { line: frame.lineNumber + 1, column: Math.max(frame.columnNumber, 0) });
+    if (!pos.source) return "(bundle)";
+    const source = pos.source.replace(/^.*?node_modules\//, "node_modules/");
+    const pkg = source.match(/^node_modules\/((?:@[^/]+\/)?[^/]+)/);
+    if (pkg) return pkg[1];
+    const rel = path.relative(root, path.resolve(path.dirname(fileURLToPath(frame.url)), pos.source));
+    return rel.startsWith("..") ? source : rel;
+  };
+}
+
 /** Self and inclusive time per function name, as shares of the samples that were not idle. */
-function summarise(profile, top) {
+function summarise(profile, top, sourceOf) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map();
   const inclusive = new Map();
+  const selfBySource = new Map();
+  const inclusiveByOurFile = new Map();
+  const sources = new Map();
+  const sourceOfNode = (n) => {
+    if (!sources.has(n.id)) sources.set(n.id, sourceOf(n.callFrame));
+    return sources.get(n.id);
+  };
+  const ours = (source) => /^(worker|durable-objects|domain)\//.test(source);
   let busy = 0;
   let gc = 0;
   profile.samples.forEach((id, i) => {
@@ -63,10 +109,20 @@ function summarise(profile, top) {
     if (IDLE.has(leaf) && leaf !== "(garbage collector)") return;
     busy += dt;
     self.set(nameOf(node.callFrame), (self.get(nameOf(node.callFrame)) ?? 0) + dt);
+    const leafSource = IDLE.has(leaf) ? leaf : sourceOfNode(node);
+    selfBySource.set(leafSource, (selfBySource.get(leafSource) ?? 0) + dt);
     const seen = new Set();
+    const seenFiles = new Set();
     for (let at = id; at !== undefined; at = parent.get(at)) {
-      const name = nameOf(byId.get(at).callFrame);
-      if (IDLE.has(name) || seen.has(name)) continue;
+      const frameNode = byId.get(at);
+      const name = nameOf(frameNode.callFrame);
+      if (IDLE.has(name)) continue;
+      const source = sourceOfNode(frameNode);
+      if (ours(source) && !seenFiles.has(source)) {
+        seenFiles.add(source);
+        inclusiveByOurFile.set(source, (inclusiveByOurFile.get(source) ?? 0) + dt);
+      }
+      if (seen.has(name)) continue;
       seen.add(name);
       inclusive.set(name, (inclusive.get(name) ?? 0) + dt);
     }
@@ -76,14 +132,21 @@ function summarise(profile, top) {
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([name, us]) => ({ name, pct: Math.round((us / busy) * 1000) / 10 }));
-  return { busyMs: Math.round(busy / 1000), gcPct: Math.round((gc / Math.max(busy, 1)) * 1000) / 10, self: share(self), inclusive: share(inclusive) };
+  return {
+    busyMs: Math.round(busy / 1000),
+    gcPct: Math.round((gc / Math.max(busy, 1)) * 1000) / 10,
+    selfBySource: share(selfBySource),
+    inclusiveByOurFile: share(inclusiveByOurFile),
+    self: share(self),
+    inclusive: share(inclusive),
+  };
 }
 
 /**
  * Profiles the Worker while `repeat` runs `count` times in turn (after `warmup` unprofiled runs). Answers the
  * summary with the busy CPU per run.
  */
-export async function profileWhile({ inspectorPort, repeat, count, warmup = 20, top = 15, samplingMicros = 100 }) {
+export async function profileWhile({ inspectorPort, root, repeat, count, warmup = 20, top = 15, samplingMicros = 100 }) {
   for (let i = 0; i < warmup; i++) await repeat(i);
   const session = await connect(inspectorPort);
   try {
@@ -92,7 +155,7 @@ export async function profileWhile({ inspectorPort, repeat, count, warmup = 20, 
     await session.send("Profiler.start");
     for (let i = 0; i < count; i++) await repeat(i);
     const { profile } = await session.send("Profiler.stop");
-    const summary = summarise(profile, top);
+    const summary = summarise(profile, top, sourcer(root));
     return { runs: count, busyMsPerRun: Math.round((summary.busyMs / count) * 100) / 100, ...summary };
   } finally {
     session.close();
