@@ -1,7 +1,7 @@
 // Where a request spends the runtime's CPU: the Worker's V8 sampling profiler, reached through wrangler dev's
 // inspector (the Chrome DevTools protocol), while a client repeats one request. Answers the functions with the
 // most time on the CPU (self) and the most time on the stack (inclusive), as shares of the busy samples.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -55,13 +55,26 @@ const nameOf = (frame) => frame.functionName || `(anonymous ${frame.url.split("/
  * bundle), the package for a library ("drizzle-orm") or the file for ours ("worker/services/gigs.ts"); the
  * runtime's own code by its URL ("cloudflare-internal:d1-api"), native code as "(native)".
  */
+/** The bundle wrangler dev is running now: the newest `.wrangler/tmp/dev-*` with an index.js.map (gone once it stops). */
+function runningBundle(root) {
+  const tmp = path.join(root, ".wrangler", "tmp");
+  if (!existsSync(tmp)) return null;
+  const dirs = readdirSync(tmp)
+    .map((d) => path.join(tmp, d))
+    .filter((d) => existsSync(path.join(d, "index.js.map")))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  return dirs[0] ? path.join(dirs[0], "index.js") : null;
+}
+
 function sourcer(root) {
   const maps = new Map();
+  const bundle = runningBundle(root);
+  const fileOf = (url) => (url.startsWith("file://") ? fileURLToPath(url) : url === "index.js" && bundle ? bundle : url);
   const mapOf = (url) => {
     if (!maps.has(url)) {
       let map = null;
       try {
-        const file = url.startsWith("file://") ? fileURLToPath(url) : url;
+        const file = fileOf(url);
         if (existsSync(`${file}.map`)) map = new TraceMap(readFileSync(`${file}.map`, "utf8"));
       } catch {
         map = null;
@@ -79,7 +92,7 @@ function sourcer(root) {
     const source = pos.source.replace(/^.*?node_modules\//, "node_modules/");
     const pkg = source.match(/^node_modules\/((?:@[^/]+\/)?[^/]+)/);
     if (pkg) return pkg[1];
-    const rel = path.relative(root, path.resolve(path.dirname(fileURLToPath(frame.url)), pos.source));
+    const rel = path.relative(root, path.resolve(path.dirname(fileOf(frame.url)), pos.source));
     return rel.startsWith("..") ? source : rel;
   };
 }
