@@ -92,8 +92,11 @@ function sourcer(root) {
     const source = pos.source.replace(/^.*?node_modules\//, "node_modules/");
     const pkg = source.match(/^node_modules\/((?:@[^/]+\/)?[^/]+)/);
     if (pkg) return pkg[1];
-    const rel = path.relative(root, path.resolve(path.dirname(fileOf(frame.url)), pos.source));
-    return rel.startsWith("..") ? source : rel;
+    const abs = path.resolve(path.dirname(fileOf(frame.url)), pos.source);
+    const inModules = abs.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+    if (inModules) return inModules[1];
+    const rel = path.relative(root, abs);
+    return rel.startsWith("..") ? abs : rel;
   };
 }
 
