@@ -1,5 +1,5 @@
 // Story (issue 4): the hirer has the app open when the worker claims their gig; the bell gets an
-// unread badge without a reload; choosing the notification marks it read and opens the Active tab
+// unread badge without a reload (pushed over the inbox socket, issue 17); choosing the notification marks it read and opens the Active tab
 // with that gig's details. A chat message's notification ('message') opens the gig's chat. Desktop.
 import { describe, expect, inject, it } from "vitest";
 import { apiJson } from "./support/api";
@@ -9,8 +9,11 @@ import { bell, dialog, fundedJob, mainTab, member, shotsOnFailure, storyShot, un
 const baseUrl = inject("baseUrl");
 const openPage = useBrowser();
 
-/** The app polls the unread count every 30 s (web/src/features/notifications/use-notifications.ts). */
-const UNREAD_POLL_WAIT_MS = 40_000;
+/**
+ * A new notification reaches the open tab over its inbox socket (web/src/features/notifications/use-inbox-socket.ts)
+ * within moments; the 30 s poll is only the fallback while the socket is down, so it cannot pass this wait.
+ */
+const PUSHED_WAIT_MS = 10_000;
 
 describe("notifications (desktop)", () => {
   it("shows an unread badge for the worker's claim, opens the gig from it, and opens the chat for a message", async () => {
@@ -39,7 +42,7 @@ describe("notifications (desktop)", () => {
     // The worker claims while the hirer's page stays open: the badge appears on its own.
     await apiJson(baseUrl, "POST", `/api/gigs/${gig.id}/claim`, { sessionToken: worker.sessionToken });
     await waitForNotification(baseUrl, hirer, (n) => n.gigId === gig.id && n.type === "claimed" && !n.isRead);
-    await bell(page).and(page.getByRole("button", { name: "Notifications, 1 unread" })).waitFor({ timeout: UNREAD_POLL_WAIT_MS });
+    await bell(page).and(page.getByRole("button", { name: "Notifications, 1 unread" })).waitFor({ timeout: PUSHED_WAIT_MS });
     await expect(bell(page).getByText("1", { exact: true }).isVisible()).resolves.toBe(true); // the red badge
     await shot("01-badge");
 

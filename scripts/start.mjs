@@ -63,7 +63,9 @@ async function main() {
     log("SKIP_BUILD=1: serving the existing dist/web");
   } else {
     log("Building the web bundle (vite build)");
-    await run(nodeBin, [viteJs, "build"]);
+    // Always the production build: a NODE_ENV inherited from a test runner (vitest sets "test") would make
+    // Vite build React's development bundle and leave out what only a built app does (the service worker).
+    await run(nodeBin, [viteJs, "build"], { env: { ...childEnv, NODE_ENV: "production" } });
   }
 
   log(`Applying D1 migrations to ${path.relative(root, stateDir) || "."}`);

@@ -2,6 +2,8 @@
 // the bearer session token when one exists. A non-OK answer becomes an Error whose message is
 // "<status>: <body text or status text>" (SPEC.md §8), so toasts can show the server's words.
 
+import { noteAnswer, noteNoAnswer } from "./connectivity";
+
 export const SESSION_TOKEN_KEY = "sessionToken";
 
 export function getSessionToken(): string | null {
@@ -62,12 +64,20 @@ export async function apiRequest(method: string, path: string, body?: unknown, e
   if (token) headers.Authorization = `Bearer ${token}`;
   const bookmark = lastBookmark();
   if (bookmark) headers[BOOKMARK_HEADER] = bookmark;
-  const res = await fetch(path, {
-    method,
-    headers,
-    credentials: "include",
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      credentials: "include",
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    // No answer at all: the network (or the server) is not there. The offline banner says so.
+    noteNoAnswer();
+    throw err;
+  }
+  noteAnswer();
   keepBookmark(res);
   if (!res.ok) {
     const text = await res.text();

@@ -3,18 +3,20 @@ import { Outlet } from "react-router";
 import { LoginDialogProvider } from "../features/auth/login-dialog-context";
 import { GigIntentProvider } from "../features/gigs/gig-intent";
 import { Footer } from "../features/layout/footer";
+import { OfflineBanner } from "../features/layout/offline-banner";
 import { ScrollToTop } from "../features/layout/scroll-to-top";
 import { TopBar } from "../features/layout/top-bar";
 import { SUGGESTION_BUTTON_CLEARANCE, SuggestionBoxButton } from "../features/suggestions/suggestion-box-button";
 import { SettingsDialogProvider } from "../features/profile/settings-context";
 
-/** What every screen shares, the admin panel included: the app-wide dialogs and scroll-to-top. */
+/** What every screen shares, the admin panel included: the app-wide dialogs, scroll-to-top and the offline banner. */
 export function AppFrame() {
   return (
     <LoginDialogProvider>
       <SettingsDialogProvider>
         <GigIntentProvider>
           <ScrollToTop />
+          <OfflineBanner />
           <Outlet />
         </GigIntentProvider>
       </SettingsDialogProvider>
