@@ -13,7 +13,7 @@
 // Knobs (environment): BENCH_SECONDS (10: length of each load phase), BENCH_SKIP_IDLE=1 (skip the chat
 // message after a quiet minute, saving ~45 s), BENCH_KEEP=1 (keep the temporary state directory),
 // BENCH_NICE (0: e.g. -10 runs the app and the clients ahead of other programs on a shared machine; needs root),
-// BENCH_ONLY (all: a comma list of the phases to run, of web, rows, load, chat, payment, profile; e.g. BENCH_ONLY=chat).
+// BENCH_ONLY (all: a comma list of the phases to run, of web, rows, load, chat, payment, profile, lighthouse; e.g. BENCH_ONLY=chat).
 // With BENCH_ONLY, the phases left out show as "not run" in the table (neither met nor missed) and are absent
 // from bench/results.json. chat and payment run on the 100,000-gig state when rows or load run too (as in a
 // full run), otherwise on the 1,000-gig state, which seeds in seconds (results.chatState says which); payment
@@ -27,6 +27,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { cursorAfter, generateSeed, writeSeedSql } from "./lib/seed.mjs";
+import { lighthousePages } from "./lib/lighthouse.mjs";
 import { profileWhile } from "./lib/profile.mjs";
 import { coreBusyMs, EMPTY_WORKER_PROBE, findTaskset, freePort, groupCpuMs, niced, pinned, runStep, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
 import { measureFirstPage } from "./lib/web-size.mjs";
@@ -40,7 +41,7 @@ const taskset = cores >= 2 ? findTaskset() : null;
 const SECONDS = Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 10) || 10, 2), 30);
 const SKIP_IDLE = process.env.BENCH_SKIP_IDLE === "1";
 const NICE = Math.min(Math.max(Math.trunc(Number(process.env.BENCH_NICE ?? 0)) || 0, -20), 19);
-const PHASES = ["web", "rows", "load", "chat", "payment", "profile"];
+const PHASES = ["web", "rows", "load", "chat", "payment", "profile", "lighthouse"];
 const ONLY = phasesOf(process.env.BENCH_ONLY);
 const runs = (phase) => ONLY.has(phase);
 const PAGE = 50;
@@ -122,7 +123,7 @@ async function main() {
     results.web = measureFirstPage(path.join(root, "dist", "web"), JSON.parse(readFileSync(chunksFile, "utf8")));
     log(`first page: JS ${kb(results.web.js.gzipBytes)} KB gzipped in ${results.web.js.files.length} files, CSS ${kb(results.web.css.gzipBytes)} KB`);
   }
-  const needsApp = ["rows", "load", "chat", "payment", "profile"].some(runs);
+  const needsApp = ["rows", "load", "chat", "payment", "profile", "lighthouse"].some(runs);
   if (!runs("web") && needsApp && !existsSync(path.join(root, "dist", "web", "index.html"))) {
     log("building the web bundle the app serves (vite build; not measured: web is not run)");
     runStep(nodeBin, [path.join(root, "bench", "lib", "build-web.mjs"), path.join(work, "chunks.json")], { cwd: root, env: process.env, label: "vite build" });
@@ -149,9 +150,11 @@ async function main() {
     if (chatOrPayment && !big) await chatAndPayment(results, app, "1,000 gigs");
     await stop(app);
   }
-  if (runs("profile")) {
+  if (runs("profile") || runs("lighthouse")) {
     const seed = generateSeed({ gigCount: 1000, userCount: 200, seed: 1 });
-    await profiles(results, await seededState("1k-profile", seed), seed);
+    const stateDir = await seededState("1k-pages", seed);
+    if (runs("profile")) await profiles(results, stateDir, seed);
+    if (runs("lighthouse")) await lighthouseScores(results, stateDir, seed);
   }
   if (big) await hundredThousand(results);
 
@@ -325,6 +328,46 @@ async function profiles(results, stateDir, seed) {
     log(`  on the CPU, by where the code comes from: ${p.selfBySource.slice(0, 10).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
     log(`  on the stack, our files: ${p.inclusiveByOurFile.slice(0, 10).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
     log(`  on the CPU, functions: ${p.self.slice(0, 8).map((f) => `${f.name} ${f.pct}%`).join(", ")}`);
+  }
+  await stop(app);
+}
+
+/**
+ * Lighthouse (mobile) on the home page, a gig's page with data, and a signed-in member's Active screen (a
+ * member with a gig in progress), on an app of its own with the built web bundle.
+ */
+async function lighthouseScores(results, stateDir, seed) {
+  const app = await start(stateDir, "1k-lighthouse", { PUBLIC_CACHE_SECONDS: "10" });
+  const post = async (path, body, token) => {
+    const res = await fetch(`${app.baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`${path} -> ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const signIn = async () => {
+    const { challenge, challengeId } = await post("/api/auth/nostr/challenge", {});
+    const event = finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", challenge], ["relay", app.baseUrl]], content: "" }, generateSecretKey());
+    return (await post("/api/auth/nostr/verify", { event, challengeId })).sessionToken;
+  };
+  // A hirer whose funded job is on their Active screen.
+  const hirer = await signIn();
+  const posted = await post("/api/gigs", { gigType: "job_request", title: "Design a logo for our meetup", description: "A clean logo for a bitcoin meetup, SVG please.", category: "Design", payment: 21_000, timeframe: 7 }, hirer);
+  await post("/api/dev/invoices/pay", { paymentRequest: posted.paymentRequest });
+  const gig = seed.openNewestFirst[3];
+  log("lighthouse (mobile): the home page, a gig's page, the signed-in Active screen");
+  results.lighthouse = await lighthousePages(app.baseUrl, [
+    { key: "home", label: "Home (browse), visitor", url: `${app.baseUrl}/` },
+    { key: "gig", label: "A gig's page, visitor", url: `${app.baseUrl}/gig/${gig.id}` },
+    { key: "active", label: "Active screen, signed in", url: `${app.baseUrl}/?tab=active`, sessionToken: hirer },
+  ]);
+  for (const page of Object.values(results.lighthouse)) {
+    log(`lighthouse, ${page.label}: ${Object.entries(page.scores).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+    for (const [category, audits] of Object.entries(page.misses)) {
+      if (audits.length) log(`  ${category} missed: ${audits.map((a) => `${a.id} (${a.displayValue ?? a.score})`).join(", ")}`);
+    }
   }
   await stop(app);
 }
@@ -648,6 +691,15 @@ function table(r) {
     }
     const failed = p.failures.length ? `, ${p.failures.length} failed` : "";
     add(`${label}, ${p.detectionMs.n} samples`, `p50 ${p.detectionMs.p50} / max ${p.detectionMs.max} ms${failed}`, budget, p.failures.length === 0 && p.detectionMs.max !== null && p.detectionMs.max <= b.paymentDetectionSeconds * 1000);
+  }
+  const lhBudget = `${b.lighthouseScore} in each`;
+  if (!r.lighthouse) {
+    notRun("lighthouse", "Lighthouse (mobile): performance / accessibility / best practices / SEO", lhBudget);
+  } else {
+    for (const page of Object.values(r.lighthouse)) {
+      const s = page.scores;
+      add(`Lighthouse (mobile): ${page.label}`, `${s.performance} / ${s.accessibility} / ${s["best-practices"]} / ${s.seo}`, lhBudget, Object.values(s).every((v) => v >= b.lighthouseScore));
+    }
   }
   return rows;
 }

@@ -1,0 +1,61 @@
+// Lighthouse (mobile, its default: a mid-range phone on a slow 4G link, simulated) on Debian's Chromium
+// against a running app: each page's four category scores and the audits that kept a score under 100.
+// A page may need a signed-in member: the session token is put in the page's localStorage first, and
+// Lighthouse is told to keep storage.
+import { launch } from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
+
+/** The audits that cost a category points (score below 1, weighted), by category. */
+function misses(lhr) {
+  const out = {};
+  for (const id of CATEGORIES) {
+    const category = lhr.categories[id];
+    out[id] = category.auditRefs
+      .filter((ref) => ref.weight > 0)
+      .map((ref) => lhr.audits[ref.id])
+      .filter((audit) => audit && audit.score !== null && audit.score < 1)
+      .map((audit) => ({ id: audit.id, title: audit.title, score: audit.score, displayValue: audit.displayValue ?? null }));
+  }
+  return out;
+}
+
+/**
+ * Runs Lighthouse on each page in turn. `pages`: { key, label, url, sessionToken? }. Answers, per page, the
+ * scores (0-100) and what missed.
+ */
+export async function lighthousePages(baseUrl, pages) {
+  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: FLAGS, logLevel: "silent" });
+  const results = {};
+  try {
+    for (const page of pages) {
+      if (page.sessionToken) {
+        // The page's origin gets the session in localStorage, as the web app keeps it after a sign-in.
+        const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+        const context = browser.contexts()[0];
+        const tab = await context.newPage();
+        await tab.goto(baseUrl);
+        await tab.evaluate((token) => localStorage.setItem("sessionToken", token), page.sessionToken);
+        await tab.close();
+        await browser.close();
+      }
+      const run = await lighthouse(page.url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES, disableStorageReset: Boolean(page.sessionToken) });
+      const lhr = run.lhr;
+      if (lhr.runtimeError) throw new Error(`lighthouse on ${page.url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      results[page.key] = {
+        label: page.label,
+        url: page.url.replace(baseUrl, ""),
+        scores: Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id].score ?? 0) * 100)])),
+        misses: misses(lhr),
+        finalUrl: lhr.finalDisplayedUrl?.replace(baseUrl, "") ?? null,
+      };
+    }
+  } finally {
+    await chrome.kill();
+  }
+  return results;
+}
