@@ -338,9 +338,9 @@ async function profiles(results, stateDir, seed) {
  */
 async function lighthouseScores(results, stateDir, seed) {
   const app = await start(stateDir, "1k-lighthouse", { PUBLIC_CACHE_SECONDS: "10" });
-  const post = async (path, body, token) => {
+  const post = async (path, body, token, method = "POST") => {
     const res = await fetch(`${app.baseUrl}${path}`, {
-      method: "POST",
+      method,
       headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify(body),
     });
@@ -354,6 +354,7 @@ async function lighthouseScores(results, stateDir, seed) {
   };
   // A hirer whose funded job is on their Active screen.
   const hirer = await signIn();
+  await post("/api/user/me", { displayName: "Hana Hirer", lightningAddress: "hana@wallet.test" }, hirer, "PATCH");
   const posted = await post("/api/gigs", { gigType: "job_request", title: "Design a logo for our meetup", description: "A clean logo for a bitcoin meetup, SVG please.", category: "Design", payment: 21_000, timeframe: 7 }, hirer);
   await post("/api/dev/invoices/pay", { paymentRequest: posted.paymentRequest });
   const gig = seed.openNewestFirst[3];
