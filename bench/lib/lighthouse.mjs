@@ -19,7 +19,14 @@ function misses(lhr) {
       .filter((ref) => ref.weight > 0)
       .map((ref) => lhr.audits[ref.id])
       .filter((audit) => audit && audit.score !== null && audit.score < 1)
-      .map((audit) => ({ id: audit.id, title: audit.title, score: audit.score, displayValue: audit.displayValue ?? null }));
+      .map((audit) => ({
+        id: audit.id,
+        title: audit.title,
+        score: audit.score,
+        displayValue: audit.displayValue ?? null,
+        // What it found, briefly (e.g. which console or Issues-panel entries).
+        found: (audit.details?.items ?? []).slice(0, 3).map((item) => JSON.stringify(item).slice(0, 300)),
+      }));
   }
   return out;
 }

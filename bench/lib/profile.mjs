@@ -94,7 +94,8 @@ function sourcer(root) {
     if (pkg) return pkg[1];
     const abs = path.resolve(path.dirname(fileOf(frame.url)), pos.source);
     const inModules = abs.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-    if (inModules) return inModules[1];
+    // drizzle-orm's files sit at its package's root and their maps point to "../src/*.ts": one level too high.
+    if (inModules) return inModules[1] === "src" ? "drizzle-orm" : inModules[1];
     const rel = path.relative(root, abs);
     return rel.startsWith("..") ? abs : rel;
   };
