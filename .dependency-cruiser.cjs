@@ -31,9 +31,9 @@ module.exports = {
       to: { path: "^(worker|durable-objects)/" },
     },
     {
-      name: "gig-room-never-touches-the-database",
+      name: "durable-objects-never-touch-the-database",
       severity: "error",
-      comment: "The GigRoom parses frames, holds sockets and broadcasts; storing goes through the chat service.",
+      comment: "The GigRoom and the MemberInbox hold sockets and broadcast; reading and storing go through services.",
       from: { path: "^durable-objects/", pathNot: "\\.test\\.ts$" },
       to: { path: "^worker/db/" },
     },
