@@ -89,9 +89,6 @@ function sourcer(root) {
     if (!map) return frame.url.replace(/^file:\/\/.*\//, "");
     const pos = originalPositionFor(map, { line: frame.lineNumber + 1, column: Math.max(frame.columnNumber, 0) });
     if (!pos.source) return "(bundle)";
-    const source = pos.source.replace(/^.*?node_modules\//, "node_modules/");
-    const pkg = source.match(/^node_modules\/((?:@[^/]+\/)?[^/]+)/);
-    if (pkg) return pkg[1];
     const abs = path.resolve(path.dirname(fileOf(frame.url)), pos.source);
     const inModules = abs.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
     // drizzle-orm's files sit at its package's root and their maps point to "../src/*.ts": one level too high.
