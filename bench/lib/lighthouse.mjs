@@ -59,6 +59,9 @@ export async function lighthousePages(baseUrl, pages) {
         scores: Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id].score ?? 0) * 100)])),
         misses: misses(lhr),
         finalUrl: lhr.finalDisplayedUrl?.replace(baseUrl, "") ?? null,
+        // Where the main thread's time went (what Total Blocking Time is made of), as Lighthouse measured it.
+        mainThread: (lhr.audits["mainthread-work-breakdown"]?.details?.items ?? []).map((i) => ({ group: i.groupLabel ?? i.group, ms: Math.round(i.duration) })),
+        scripts: (lhr.audits["bootup-time"]?.details?.items ?? []).slice(0, 6).map((i) => ({ url: String(i.url).replace(baseUrl, ""), scriptingMs: Math.round(i.scripting), parseMs: Math.round(i.scriptParseCompile) })),
       };
     }
   } finally {
