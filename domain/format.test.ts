@@ -20,6 +20,12 @@ describe("formatSats", () => {
   it("follows a given locale", () => {
     expect(formatSats(10_000, "de-DE")).toBe("10.000 sats");
   });
+
+  it("groups en-US exactly as Intl does, negatives and fractions too", () => {
+    for (const n of [0, 7, 999, 1_000, 12_345, 999_999, 1_000_000, 2_099_999_997_690_000, -21_000, 1234.5]) {
+      expect(formatSats(n)).toBe(`${n.toLocaleString("en-US", { maximumFractionDigits: 20 })} ${n === 1 ? "sat" : "sats"}`);
+    }
+  });
 });
 
 describe("shortId", () => {

@@ -2,11 +2,15 @@
 // this adds what only the web shows.
 export { daysRemaining, formatSats, shortId, shorten, timeAgo } from "../../../domain/format";
 
+/** Built once: making a date formatter (what `toLocaleDateString` with options does on every call) is the costly part. */
+let dateFormat: Intl.DateTimeFormat | undefined;
+
 /** A calendar date such as "Nov 22, 2026". */
 export function formatDate(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
-  return date.toLocaleDateString(undefined, { year: "numeric", month: "short", day: "numeric" });
+  dateFormat ??= new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
+  return dateFormat.format(date);
 }
 
 /** Success rate for display: the percent, or N/A when no gig was completed (SPEC.md §2). */
