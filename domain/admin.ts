@@ -1,7 +1,7 @@
 // The administrator's vocabulary and input rules (SPEC.md §3 Admin entities, §4, §5, §9), shared by the
 // Worker's admin routes and the admin panel. Members' reports and suggestions are here too: the admin
 // reads them.
-import { z } from "zod";
+import { z } from "./zod";
 import { chatMessageText } from "./chat-protocol";
 
 export const ADMIN_PIN_LENGTH = 6;

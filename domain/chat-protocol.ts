@@ -1,7 +1,7 @@
 // The /ws chat protocol (SPEC.md §7 Real-time chat): one set of frames shared by the GigRoom and the
 // web client, each side parsing what it receives. Client → server: auth, join_gig, chat_message.
 // Server → client: auth_success, join_success, new_message, error.
-import { z } from "zod";
+import { z } from "./zod";
 import { attachmentRefSchema } from "./file-schemas";
 
 export const CHAT_MESSAGE_MAX_LENGTH = 5000;

@@ -1,5 +1,5 @@
 // Input rules for extensions, reviews and portfolio items (SPEC.md §5), shared by web and Worker.
-import { z } from "zod";
+import { z } from "./zod";
 
 export const EXTENSION_PRESETS = [1, 3, 7, 14] as const;
 export const MAX_EXTENSION_DAYS = 30;

@@ -1,5 +1,5 @@
 // Request rules for uploads and attachment references, shared by the Worker's routes and the web client.
-import { z } from "zod";
+import { z } from "./zod";
 import { MAX_ATTACHMENT_BYTES, MAX_ATTACHMENTS_PER_SUBMISSION } from "./files";
 
 const filename = z.string().trim().min(1, "File name is required").max(255, "File name must be at most 255 characters");

@@ -1,5 +1,5 @@
 // The gig's input rules (SPEC.md §5), shared by the web forms and the Worker's routes.
-import { z } from "zod";
+import { z } from "./zod";
 import { CATEGORIES, DEFAULT_TIMEFRAME, GIG_TYPES, MAX_TIMEFRAME, MIN_TIMEFRAME } from "./gig";
 import { MAX_PAYMENT, MIN_PAYMENT } from "./fees";
 

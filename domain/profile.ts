@@ -1,5 +1,5 @@
 // Profile rules shared by the worker and the web form (SPEC.md §5 "Lightning address", "Alias", "Profile").
-import { z } from "zod";
+import { z } from "./zod";
 
 export const INVALID_LIGHTNING_ADDRESS =
   "Invalid Lightning Address - Please enter a valid Lightning address (not a regular email) or LNURL.";

@@ -3,8 +3,7 @@
 // and the socket is tried again INBOX_RECONNECT_MS later. A session that ended closes it for good (the poll's
 // 401 then signs the member out). Every frame is parsed, never cast.
 import { useEffect, useRef, useState } from "react";
-import { frameJson } from "../../../../domain/chat-protocol";
-import { INBOX_PROTOCOL, INBOX_RECONNECT_MS, INBOX_TOKEN_PREFIX, inboxFrameSchema, type InboxFrame } from "../../../../domain/notifications";
+import { INBOX_PROTOCOL, INBOX_RECONNECT_MS, INBOX_TOKEN_PREFIX, parseInboxFrame, type InboxFrame } from "../../../../domain/notifications";
 import { getSessionToken } from "../../lib/api";
 import { socketUrl } from "../../lib/socket-url";
 
@@ -31,14 +30,19 @@ export function useInboxSocket(userId: string | undefined, onFrame: (frame: Inbo
       const ws = new WebSocket(socketUrl("/api/notifications/socket"), [INBOX_PROTOCOL, `${INBOX_TOKEN_PREFIX}${token}`]);
       socket = ws;
       ws.onmessage = (event: MessageEvent) => {
-        const parsed = inboxFrameSchema.safeParse(frameJson(typeof event.data === "string" ? event.data : ""));
-        if (!parsed.success) {
+        let frame: InboxFrame | null = null;
+        try {
+          frame = parseInboxFrame(JSON.parse(typeof event.data === "string" ? event.data : ""));
+        } catch {
+          frame = null;
+        }
+        if (!frame) {
           console.error("Ignoring an inbox frame the client does not understand", event.data);
           return;
         }
         // The first frame (the count) says the socket is really listening.
         setOpen(true);
-        onFrameRef.current(parsed.data);
+        onFrameRef.current(frame);
       };
       ws.onclose = (event: CloseEvent) => {
         if (socket === ws) socket = null;
