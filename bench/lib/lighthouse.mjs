@@ -6,7 +6,7 @@ import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 
@@ -29,6 +29,11 @@ function misses(lhr) {
       }));
   }
   return out;
+}
+
+/** An element as Lighthouse names it: its selector and the start of its HTML. */
+function nodeOf(node) {
+  return node ? `${node.selector ?? ""} ${String(node.snippet ?? "").slice(0, 120)}`.trim() : null;
 }
 
 /**
@@ -62,6 +67,9 @@ export async function lighthousePages(baseUrl, pages) {
         // Where the main thread's time went (what Total Blocking Time is made of), as Lighthouse measured it.
         mainThread: (lhr.audits["mainthread-work-breakdown"]?.details?.items ?? []).map((i) => ({ group: i.groupLabel ?? i.group, ms: Math.round(i.duration) })),
         scripts: (lhr.audits["bootup-time"]?.details?.items ?? []).slice(0, 6).map((i) => ({ url: String(i.url).replace(baseUrl, ""), scriptingMs: Math.round(i.scripting), parseMs: Math.round(i.scriptParseCompile) })),
+        // What moved (the elements behind Cumulative Layout Shift) and what the largest paint was.
+        layoutShifts: (lhr.audits["layout-shifts"]?.details?.items ?? []).slice(0, 5).map((i) => ({ score: Math.round(i.score * 1000) / 1000, element: nodeOf(i.node) })),
+        largestPaint: nodeOf(lhr.audits["largest-contentful-paint-element"]?.details?.items?.[0]?.items?.[0]?.node),
       };
     }
   } finally {

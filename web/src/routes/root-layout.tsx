@@ -39,7 +39,9 @@ export function MainLayout() {
         Skip to content
       </a>
       <TopBar />
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-10">
+      {/* At least a screen tall, so the footer starts below the fold: a page that fills in after its data arrives
+          pushes nothing visible down (no layout shift). */}
+      <main id="main" tabIndex={-1} className="mx-auto min-h-dvh w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-10">
         <Suspense fallback={<RouteLoading />}>
           <Outlet />
         </Suspense>
