@@ -23,6 +23,7 @@ import {
 } from "../worker/services/chat";
 import { checkFunding } from "../worker/services/escrow";
 import type { Deps } from "../worker/services/deps";
+import { closeSocket } from "./close-socket";
 
 /** Poll quickly at first (a payer is usually at the screen), then back off. */
 export function nextCheckDelayMs(watchingSinceMs: number, nowMs: number): number {
@@ -115,19 +116,11 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi {
   }
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      ws.close(code, reason);
-    } catch {
-      /* already closed */
-    }
+    closeSocket(ws, code, reason);
   }
 
   async webSocketError(ws: WebSocket): Promise<void> {
-    try {
-      ws.close(1011, "socket error");
-    } catch {
-      /* already closed */
-    }
+    closeSocket(ws, 1011, "socket error");
   }
 
   /** A message stored outside the room (an admin's post): sent to the sockets that may still listen, in turn with the room's own. */
@@ -228,11 +221,7 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi {
 
   private endSession(ws: WebSocket): void {
     sendError(ws, "Your session has ended. Please sign in again.");
-    try {
-      ws.close(SESSION_ENDED_CLOSE_CODE, "Session ended");
-    } catch {
-      /* already closed */
-    }
+    closeSocket(ws, SESSION_ENDED_CLOSE_CODE, "Session ended");
   }
 
   private wrongGig(ws: WebSocket, state: SocketState, gigId: string): boolean {

@@ -8,6 +8,7 @@ import { makeDeps } from "../worker/composition";
 import type { Env, MemberInboxApi } from "../worker/env";
 import { inboxNews, unreadCount } from "../worker/services/notifications";
 import type { Deps } from "../worker/services/deps";
+import { closeSocket } from "./close-socket";
 
 /** Close code for a tab whose session ended (policy violation), as the chat room's. */
 export const INBOX_SESSION_ENDED_CLOSE_CODE = 1008;
@@ -56,19 +57,11 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi {
   async webSocketMessage(): Promise<void> {}
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    try {
-      ws.close(code, reason);
-    } catch {
-      /* already closed */
-    }
+    closeSocket(ws, code, reason);
   }
 
   async webSocketError(ws: WebSocket): Promise<void> {
-    try {
-      ws.close(1011, "socket error");
-    } catch {
-      /* already closed */
-    }
+    closeSocket(ws, 1011, "socket error");
   }
 
   async announce(notificationIds: string[]): Promise<void> {
@@ -85,11 +78,7 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi {
       for (const { ws, state } of tabs) {
         if (!news.liveSessions.has(state.sessionId)) {
           send(ws, { type: "error", message: "Your session has ended. Please sign in again." });
-          try {
-            ws.close(INBOX_SESSION_ENDED_CLOSE_CODE, "Session ended");
-          } catch {
-            /* already closed */
-          }
+          closeSocket(ws, INBOX_SESSION_ENDED_CLOSE_CODE, "Session ended");
           continue;
         }
         for (const text of frames) {
