@@ -8,7 +8,7 @@ import { AtomicChange, ALWAYS, where } from "../db/atomic";
 import { gigs, users } from "../db/schema";
 import { badRequest } from "../errors";
 import { addGigEvent } from "./gig-events";
-import { getGig, GIG_VIEW_FIELDS, gigView, REMOVED_BY_ADMIN, type GigView, type GigViewRow, type Viewer } from "./gig-views";
+import { getGig, GIG_VIEW_COLUMNS, gigView, posterOf, REMOVED_BY_ADMIN, type GigView, type GigViewJoinedRow, type Viewer } from "./gig-views";
 import { recordInvoice, requestFundingInvoice, watchInvoice, type FundingInvoice } from "./escrow";
 import type { Deps } from "./deps";
 import type { PostedGig } from "../../domain/gig-view";
@@ -93,17 +93,6 @@ function searchMatch(term: string, category: string | undefined): string {
   return category && [...category].length >= MIN_INDEXED_SEARCH_CHARS ? `${text} AND category : ${ftsString(category)}` : text;
 }
 
-/** A page's columns: what a gig view reads, and the poster's, each named by its key so rows need no mapping. */
-const PAGE_COLUMNS = {
-  ...Object.fromEntries(GIG_VIEW_FIELDS.map((key) => [key, sql`${gigs[key]}`.as(key)])),
-  posterUsername: sql`${users.username}`.as("posterUsername"),
-  posterDisplayName: sql`${users.displayName}`.as("posterDisplayName"),
-  posterProfilePicture: sql`${users.profilePicture}`.as("posterProfilePicture"),
-  posterCompletedGigs: sql`${users.completedGigs}`.as("posterCompletedGigs"),
-  posterSuccessfulGigs: sql`${users.successfulGigs}`.as("posterSuccessfulGigs"),
-};
-type PageRow = GigViewRow & { posterUsername: string; posterDisplayName: string | null; posterProfilePicture: string | null; posterCompletedGigs: number; posterSuccessfulGigs: number };
-
 /** The values a page query is run with; which ones are set is the query's shape. */
 interface PageValues {
   status?: string;
@@ -168,7 +157,7 @@ function buildPageQuery(shape: PageShape, values: PageValues): { sql: string; pa
     // search_seq (one lookup by primary key).
     if (cursor) conditions.push(sql`${gigSearch.rowid} < (SELECT after.search_seq FROM gigs AS after WHERE after.id = ${$("cursorId")})`);
     return queryBuilder
-      .select(PAGE_COLUMNS)
+      .select(GIG_VIEW_COLUMNS)
       .from(gigSearch)
       .crossJoin(gigs)
       .innerJoin(users, eq(users.id, gigs.posterId))
@@ -179,7 +168,7 @@ function buildPageQuery(shape: PageShape, values: PageValues): { sql: string; pa
   }
   if (cursor) conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${$("cursorCreatedAt")}, ${$("cursorId")})`);
   return queryBuilder
-    .select(PAGE_COLUMNS)
+    .select(GIG_VIEW_COLUMNS)
     .from(gigs)
     .innerJoin(users, eq(users.id, gigs.posterId))
     .where(conditions.length ? and(...conditions) : undefined)
@@ -230,23 +219,10 @@ export async function listGigs(
   }
 
   const statement = pageSql({ search, participant, admin: viewer.isAdmin }, values);
-  const { rows, rowsRead } = await allMeasured<PageRow>(deps.db, statement);
+  const { rows, rowsRead } = await allMeasured<GigViewJoinedRow>(deps.db, statement);
   const page = rows.slice(0, query.limit);
   return {
-    gigs: page.map((g) =>
-      gigView(
-        g,
-        {
-          id: g.posterId,
-          username: g.posterUsername,
-          displayName: g.posterDisplayName,
-          profilePicture: g.posterProfilePicture,
-          completedGigs: g.posterCompletedGigs,
-          successfulGigs: g.posterSuccessfulGigs,
-        },
-        viewer,
-      ),
-    ),
+    gigs: page.map((g) => gigView(g, posterOf(g), viewer)),
     nextCursor: rows.length > query.limit ? encodePageCursor(page[page.length - 1]!) : null,
     rowsRead,
   };
