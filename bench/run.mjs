@@ -253,12 +253,12 @@ async function underLoad(results, app, seed) {
   if (!emptyDirect) log("the empty Worker's runtime port was not found; skipping its run without wrangler's proxy");
   await stop(empty);
 
-  // The same browse pages sent straight to the workerd that runs the Worker, skipping wrangler's proxy:
-  // what the Worker costs without that part of wrangler dev.
+  // The same browse pages and gig pages sent straight to the workerd that runs the Worker, skipping wrangler's
+  // proxy: what the Worker costs without that part of wrangler dev.
   const direct = await runtimePort(app);
   results.loadWithoutProxy = { port: direct };
   if (direct) {
-    for (const t of targets.slice(0, 2)) {
+    for (const t of targets.slice(0, 3)) {
       results.loadWithoutProxy[t.key] = await bothModes(app, `${t.label}, no wrangler proxy`, t.target, { baseUrl: `http://127.0.0.1:${direct}` });
     }
   } else log("the Worker runtime's own port was not found; skipping the runs without wrangler's proxy");
