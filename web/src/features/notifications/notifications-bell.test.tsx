@@ -195,6 +195,29 @@ describe("notifications pushed over the inbox socket", () => {
     await waitFor(() => expect(api.callsTo("GET", "/api/user/me")).toHaveLength(1));
   });
 
+  it("keeps a pushed count when an older read of the count answers after it", async () => {
+    // The page's first read of the count is slow (answered 0, from before the claim); meanwhile the socket
+    // pushes the claim's notification (1). The late 0 must not put the badge back to nothing.
+    let answerFirstRead!: () => void;
+    const firstRead = new Promise<void>((resolve) => (answerFirstRead = resolve));
+    mockApi({
+      "GET /api/notifications/unread-count": async () => {
+        await firstRead;
+        return 0;
+      },
+    });
+    renderWithApp(<NotificationsBell />, { user: makeUser() });
+    await waitFor(() => expect(inbox()).toHaveLength(1));
+    const socket = inbox()[0]!;
+    socket.open();
+    socket.receive({ type: "notification", notification: note({ id: "n-9" }), unreadCount: 1 });
+    expect(await screen.findByTestId("unread-badge")).toHaveTextContent("1");
+    answerFirstRead();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByTestId("unread-badge")).toHaveTextContent("1");
+    expect(await screen.findByRole("button", { name: "Notifications, 1 unread" })).toBeInTheDocument();
+  });
+
   it("tries a dropped socket again, and not one closed because the session ended", async () => {
     renderBell({ count: 0 });
     await waitFor(() => expect(inbox()).toHaveLength(1));

@@ -34,9 +34,13 @@ const CHANGED_BY_OTHERS = [["/api/gigs"], authKeys.me()] as const;
 export function useUnreadCount() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
+  // A pushed count is newer than any read of it still under way (the page's first read may answer after the
+  // socket's frame, with the count from before): that read is cancelled before the pushed count is kept.
+  const pushed = (count: number) =>
+    void queryClient.cancelQueries({ queryKey: notificationKeys.unreadCount() }).then(() => queryClient.setQueryData(notificationKeys.unreadCount(), count));
   const listening = useInboxSocket(user?.id, (frame) => {
-    if (frame.type === "unread_count") queryClient.setQueryData(notificationKeys.unreadCount(), frame.count);
-    else if (frame.type === "notification") queryClient.setQueryData(notificationKeys.unreadCount(), frame.unreadCount);
+    if (frame.type === "unread_count") pushed(frame.count);
+    else if (frame.type === "notification") pushed(frame.unreadCount);
   });
   const count = useQuery({
     queryKey: notificationKeys.unreadCount(),
