@@ -4,7 +4,8 @@
 import { Relay } from "nostr-tools/relay";
 import * as nip44 from "nostr-tools/nip44";
 import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { startDropProxy, type DropProxy } from "../../scripts/local-nostr/drop-proxy";
 import { startRelay, type LocalRelay } from "../../scripts/local-nostr/relay";
 import { startWalletService, type LocalWallet } from "../../scripts/local-nostr/wallet-service";
 import { NwcBackend, relayTransport, type NwcEncryption } from "./nwc";
@@ -96,7 +97,9 @@ for (const encryption of ["nip04", "nip44_v2"] as const) {
     });
 
     it("a relay that drops the socket mid-request: the payment is unknown, then found by a look-up once the relay is back", async () => {
-      const backend = client(encryption, { payTimeoutMs: 3_000 });
+      // The drop is seen at once now, so the wallet (whose socket dropped too) may still be reconnecting when
+      // the look-ups start: short look-ups, so that a first one it misses is soon asked again.
+      const backend = client(encryption, { payTimeoutMs: 3_000, timeoutMs: 2_000 });
       const invoice = await payeeInvoice(900, payee("erin"));
       wallet.node.setScenario(invoice.paymentHash, { kind: "hold" });
       const paying = backend.payInvoice(invoice.bolt11, 10);
@@ -241,5 +244,110 @@ describe("NWC through a real relay: the encryption the wallet offers", () => {
     } finally {
       watcher.close();
     }
+  });
+});
+
+describe("NWC through a relay that fails at the worst moment (a proxy in front of the real relay)", () => {
+  /** A proxy in front of the relay for this test only, closed with it. */
+  async function proxy(): Promise<DropProxy> {
+    const started = await startDropProxy(relay.url);
+    onTestFinished(() => started.close());
+    return started;
+  }
+  /** NWC_URL for the same wallet connection over these relays, in this order. */
+  const urlOver = (...relays: string[]) => {
+    const clientSecret = new URL(wallet.nwcUrl.replace(/^nostr\+walletconnect:/, "https:")).searchParams.get("secret");
+    return `nostr+walletconnect://${wallet.walletPubkey}?${relays.map((r) => `relay=${encodeURIComponent(r)}`).join("&")}&secret=${clientSecret}`;
+  };
+  const clientOver = (relays: string[], encryption: NwcEncryption = "nip44_v2", payTimeoutMs = 3_000) =>
+    new NwcBackend({ url: urlOver(...relays), transport: relayTransport(), encryption, timeoutMs: 5_000, payTimeoutMs });
+
+  for (const encryption of ["nip04", "nip44_v2"] as const) {
+    it(`a relay that takes the pay request and drops the socket before its OK: unknown, never failed; the wallet paid, and the look-up finds it (${encryption})`, async () => {
+      const relayProxy = await proxy();
+      const backend = clientOver([relayProxy.url], encryption);
+      const recipient = `kim-dropped-${encryption}`;
+      const invoice = await payeeInvoice(1_100, recipient);
+      relayProxy.nextEvent("drop_after_forward");
+      const result = await backend.payInvoice(invoice.bolt11, 10);
+      expect(result.status).toBe("unknown");
+      expect(relayProxy.stats).toMatchObject({ requests: 1, forwarded: 1, droppedSockets: 1 });
+      expect(relayProxy.stats.faults.drop_after_forward).toBe(1);
+      await expect.poll(() => wallet.node.receivedBy(recipient)).toBe(1_100);
+      expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "succeeded", preimage: invoice.preimage });
+    });
+  }
+
+  it("a relay that drops the socket after its OK, before the answer: unknown; the wallet paid", async () => {
+    const relayProxy = await proxy();
+    const backend = clientOver([relayProxy.url]);
+    const invoice = await payeeInvoice(1_200, "lou-after-ok");
+    relayProxy.nextEvent("drop_after_ok");
+    expect(await backend.payInvoice(invoice.bolt11, 10)).toMatchObject({ status: "unknown" });
+    await expect.poll(() => wallet.node.receivedBy("lou-after-ok")).toBe(1_200);
+    expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "succeeded", preimage: invoice.preimage });
+  });
+
+  it("a relay that loses the answer (no OK, no reply, the socket open): unknown at the time-out; the wallet paid", async () => {
+    const relayProxy = await proxy();
+    const backend = clientOver([relayProxy.url], "nip44_v2", 1_000);
+    const invoice = await payeeInvoice(1_300, "max-swallowed");
+    relayProxy.nextEvent("swallow_answer");
+    expect(await backend.payInvoice(invoice.bolt11, 10)).toMatchObject({ status: "unknown" });
+    expect(relayProxy.stats.swallowedFrames).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => wallet.node.receivedBy("max-swallowed")).toBe(1_300);
+    expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "succeeded", preimage: invoice.preimage });
+  });
+
+  it("a relay that drops the socket before passing the request on: unknown or failed, and then nothing was paid", async () => {
+    const relayProxy = await proxy();
+    const backend = clientOver([relayProxy.url]);
+    const invoice = await payeeInvoice(1_400, "ned-never-forwarded");
+    relayProxy.nextEvent("drop_before_forward");
+    const result = await backend.payInvoice(invoice.bolt11, 10);
+    expect(["unknown", "failed"]).toContain(result.status);
+    expect(relayProxy.stats).toMatchObject({ requests: 1, forwarded: 0, droppedSockets: 1 });
+    // The relay never had the request: the wallet has no payment, and says so when asked.
+    expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "unknown", notFound: true });
+    expect(wallet.node.payments.has(invoice.paymentHash)).toBe(false);
+    expect(wallet.node.receivedBy("ned-never-forwarded")).toBe(0);
+  });
+
+  it("a relay that refuses the request (OK false): failed, and nothing was paid", async () => {
+    const relayProxy = await proxy();
+    const backend = clientOver([relayProxy.url]);
+    const invoice = await payeeInvoice(1_500, "olga-refused");
+    relayProxy.nextEvent("refuse");
+    const result = await backend.payInvoice(invoice.bolt11, 10);
+    expect(result).toMatchObject({ status: "failed", reason: expect.stringContaining("refused the request (blocked: refused by the proxy)") });
+    expect(relayProxy.stats).toMatchObject({ requests: 1, forwarded: 0 });
+    expect(await backend.lookupPayment(invoice.paymentHash)).toMatchObject({ status: "unknown", notFound: true });
+    expect(wallet.node.receivedBy("olga-refused")).toBe(0);
+  });
+
+  it("a relay that cannot be reached: failed, nothing paid", async () => {
+    const relayProxy = await proxy();
+    relayProxy.refuseConnections(true);
+    const invoice = await payeeInvoice(1_550, "pia-unreachable");
+    expect(await clientOver([relayProxy.url]).payInvoice(invoice.bolt11, 10)).toMatchObject({ status: "failed" });
+    expect(relayProxy.stats).toMatchObject({ refusedConnections: 1, requests: 0 });
+    expect(wallet.node.receivedBy("pia-unreachable")).toBe(0);
+  });
+
+  it("a request the first relay refused goes to the next and is paid once; one the first relay may have passed on does not", async () => {
+    const first = await proxy();
+    const refused = await payeeInvoice(1_600, "quinn-next-relay");
+    first.nextEvent("refuse");
+    expect(await clientOver([first.url, relay.url]).payInvoice(refused.bolt11, 10)).toMatchObject({ status: "succeeded", preimage: refused.preimage });
+    expect(wallet.node.receivedBy("quinn-next-relay")).toBe(1_600);
+
+    const second = await proxy();
+    const counted = await proxy();
+    const dropped = await payeeInvoice(1_700, "rosa-not-again");
+    second.nextEvent("drop_after_forward");
+    const backend = clientOver([second.url, counted.url]);
+    expect(await backend.payInvoice(dropped.bolt11, 10)).toMatchObject({ status: "unknown" });
+    expect(counted.stats.requests).toBe(0);
+    await expect.poll(() => wallet.node.receivedBy("rosa-not-again")).toBe(1_700);
   });
 });

@@ -5,7 +5,7 @@ import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent, type Event
 import { describe, expect, it } from "vitest";
 import { LightningError } from "./backend";
 import { bytesToHex } from "./invoice";
-import { NWC_INFO_KIND, NWC_REQUEST_KIND, NWC_RESPONSE_KIND, NwcBackend, NwcTransportError, parseNwcUrl, type NwcEncryption, type NwcTransport } from "./nwc";
+import { NWC_INFO_KIND, NWC_REQUEST_KIND, NWC_RESPONSE_KIND, NwcBackend, NwcTransportError, parseNwcUrl, relayTransport, type NwcEncryption, type NwcTransport } from "./nwc";
 import { strangerInvoice } from "./test-helpers";
 
 type Reply = { result_type?: string; error?: { code: string; message?: string } | null; result?: Record<string, unknown> | null };
@@ -249,5 +249,204 @@ describe("NWC payments", () => {
     const maybeSent = fakeWallet(answer, relays, { "wss://one.example.com": "silence" });
     expect((await maybeSent.backend().payInvoice(inv.bolt11, 10)).status).toBe("unknown");
     expect(maybeSent.requests).toHaveLength(0);
+  });
+});
+
+type Frame = unknown[];
+
+/** A socket of a scripted relay, as the transport sees a WebSocket; the relay's side acts through `reply`, `drop` and `fail`. */
+interface ScriptedSocket {
+  url: string;
+  readyState: number;
+  /** The frames the client sent (each written to the open socket). */
+  sent: Frame[];
+  closedByClient: boolean;
+  reply(frame: Frame | string | ArrayBuffer): void;
+  /** The connection is gone (no close frame). */
+  drop(code?: number): void;
+  /** An error, then the connection is gone. */
+  fail(): void;
+}
+
+interface RelayScript {
+  /** What the connection does: opens (default), fails, closes before opening, never opens, or the constructor throws. */
+  connect?: "open" | "fail" | "close" | "never" | "throw";
+  /** The relay's side, for each frame the client sent (after it was written). */
+  onFrame?: (frame: Frame, socket: ScriptedSocket) => void;
+  /** A send that throws (nothing recorded as sent). */
+  sendThrows?: (frame: Frame) => boolean;
+}
+
+/** A WebSocket implementation whose relay follows `script(url)`; each socket is kept in `sockets`. */
+function scriptedRelays(script: (url: string) => RelayScript) {
+  const sockets: ScriptedSocket[] = [];
+  class Socket implements ScriptedSocket {
+    readyState = 0;
+    sent: Frame[] = [];
+    closedByClient = false;
+    private readonly listeners = new Map<string, ((e: unknown) => void)[]>();
+    private readonly script: RelayScript;
+    constructor(readonly url: string) {
+      this.script = script(url);
+      if (this.script.connect === "throw") throw new Error("invalid URL");
+      sockets.push(this);
+      setTimeout(() => {
+        const connect = this.script.connect ?? "open";
+        if (connect === "open") {
+          this.readyState = 1;
+          this.emit("open", {});
+        } else if (connect === "fail") this.fail();
+        else if (connect === "close") this.drop(1002);
+      }, 1);
+    }
+    addEventListener(type: string, listener: (e: unknown) => void) {
+      this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+    }
+    private emit(type: string, e: unknown) {
+      for (const listener of this.listeners.get(type) ?? []) listener(e);
+    }
+    send(data: string) {
+      if (this.readyState !== 1) throw new Error("not open");
+      const frame = JSON.parse(data) as Frame;
+      if (this.script.sendThrows?.(frame)) throw new Error("send failed");
+      this.sent.push(frame);
+      setTimeout(() => this.script.onFrame?.(frame, this), 1);
+    }
+    close() {
+      if (this.readyState >= 2) return;
+      this.closedByClient = true;
+      this.readyState = 3;
+      setTimeout(() => this.emit("close", { code: 1000, reason: "" }), 1);
+    }
+    reply(frame: Frame | string | ArrayBuffer) {
+      if (this.readyState === 1) this.emit("message", { data: Array.isArray(frame) ? JSON.stringify(frame) : frame });
+    }
+    drop(code = 1006) {
+      if (this.readyState === 3) return;
+      this.readyState = 3;
+      this.emit("close", { code, reason: "" });
+    }
+    fail() {
+      this.emit("error", {});
+      this.drop();
+    }
+  }
+  return { webSocket: Socket as unknown as typeof WebSocket, sockets };
+}
+
+describe("The relay transport: a request that fails was not sent only if nothing was written or the relay said OK false", () => {
+  const walletKey = generateSecretKey();
+  const walletPubkey = getPublicKey(walletKey);
+  const clientKey = generateSecretKey();
+  const at = Math.floor(Date.now() / 1000);
+  const answerTo = (request: Event, signer = walletKey, content = "answer") =>
+    finalizeEvent({ kind: NWC_RESPONSE_KIND, created_at: at, tags: [["e", request.id], ["p", getPublicKey(clientKey)]], content }, signer);
+  /** On the client's EVENT frame, `then(request, socket)`. */
+  const onRequest = (then: (request: Event, socket: ScriptedSocket) => void): RelayScript["onFrame"] => (frame, socket) => {
+    if (frame[0] === "EVENT") then(frame[1] as Event, socket);
+  };
+
+  async function send(script: RelayScript, timeoutMs = 300) {
+    const relays = scriptedRelays(() => script);
+    const request = finalizeEvent({ kind: NWC_REQUEST_KIND, created_at: at, tags: [["p", walletPubkey]], content: "request" }, clientKey);
+    const filter: Filter = { kinds: [NWC_RESPONSE_KIND], authors: [walletPubkey], "#e": [request.id] };
+    try {
+      const answer = await relayTransport(relays.webSocket).request("wss://relay.test", request, filter, timeoutMs);
+      return { answer, request, sockets: relays.sockets };
+    } catch (err) {
+      if (!(err instanceof NwcTransportError)) throw err;
+      return { sent: err.sent, message: err.message, request, sockets: relays.sockets };
+    }
+  }
+
+  it("not sent: the connection fails, closes before opening, never opens, or cannot be made", async () => {
+    for (const connect of ["fail", "close", "never", "throw"] as const) {
+      expect(await send({ connect }, 50), connect).toMatchObject({ sent: false, message: expect.stringContaining("could not connect") });
+    }
+  });
+
+  it("not sent: the relay refuses the request with OK false, whatever its reason", async () => {
+    for (const reason of ["blocked: not on the list", "auth-required: sign in", "rate-limited: slow down", "error: timed out", ""]) {
+      const result = await send({ onFrame: onRequest((request, socket) => socket.reply(["OK", request.id, false, reason])) });
+      expect(result, reason).toMatchObject({ sent: false, message: expect.stringContaining("refused the request") });
+      expect(result.sockets[0]!.closedByClient).toBe(true);
+    }
+  });
+
+  it("not sent: the subscription for the answer cannot be sent (so neither was the request)", async () => {
+    const result = await send({ sendThrows: (frame) => frame[0] === "REQ" });
+    expect(result).toMatchObject({ sent: false });
+    expect(result.sockets[0]!.sent).toEqual([]);
+  });
+
+  it("maybe sent: the connection drops once the request was written, before any OK (what a relay restart looks like)", async () => {
+    const result = await send({ onFrame: onRequest((_request, socket) => socket.drop()) });
+    expect(result).toMatchObject({ sent: true, message: expect.stringContaining("may have reached") });
+  });
+
+  it("maybe sent: every other failure once the request was written", async () => {
+    const cases: [string, RelayScript][] = [
+      ["a drop after OK true", { onFrame: onRequest((request, socket) => (socket.reply(["OK", request.id, true, ""]), socket.drop())) }],
+      ["a close with a policy-violation code", { onFrame: onRequest((_request, socket) => socket.drop(1008)) }],
+      ["an error on the socket", { onFrame: onRequest((_request, socket) => socket.fail()) }],
+      ["silence", {}],
+      ["OK true, then silence", { onFrame: onRequest((request, socket) => socket.reply(["OK", request.id, true, ""])) }],
+      ["OK false \"duplicate:\" (the relay already has it)", { onFrame: onRequest((request, socket) => socket.reply(["OK", request.id, false, "duplicate: have it"])) }],
+      ["OK false for another event, then a drop", { onFrame: onRequest((_request, socket) => (socket.reply(["OK", "ab".repeat(32), false, "blocked"]), socket.drop())) }],
+      ["an OK that is neither true nor false, then a drop", { onFrame: onRequest((request, socket) => (socket.reply(["OK", request.id, "false", "blocked"]), socket.drop())) }],
+      ["the subscription closed, then OK true", { onFrame: onRequest((request, socket) => (socket.reply(["CLOSED", socket.sent[0]![1], "error: shutting down"]), socket.reply(["OK", request.id, true, ""]))) }],
+      ["the subscription closed, then silence", { onFrame: onRequest((_request, socket) => socket.reply(["CLOSED", socket.sent[0]![1], "error: shutting down"])) }],
+      ["a send of the request that throws", { sendThrows: (frame) => frame[0] === "EVENT" }],
+    ];
+    for (const [what, script] of cases) expect(await send(script), what).toMatchObject({ sent: true });
+  });
+
+  it("the subscription closed, then OK false: not sent", async () => {
+    const script: RelayScript = {
+      onFrame: onRequest((request, socket) => {
+        socket.reply(["CLOSED", socket.sent[0]![1], "auth-required: sign in"]);
+        socket.reply(["OK", request.id, false, "auth-required: sign in"]);
+      }),
+    };
+    expect(await send(script)).toMatchObject({ sent: false });
+  });
+
+  it("subscribes before it sends the request, takes the first signed answer that matches, and closes the socket", async () => {
+    const result = await send({
+      onFrame: onRequest((request, socket) => {
+        const subscription = socket.sent[0]![1];
+        socket.reply(["OK", request.id, true, ""]);
+        socket.reply(["EVENT", subscription, answerTo(request, generateSecretKey())]);
+        socket.reply(["EVENT", subscription, { ...answerTo(request), content: "tampered" }]);
+        socket.reply(["EVENT", subscription, { not: "an event" }]);
+        socket.reply(["EVENT", "another-subscription", answerTo(request)]);
+        socket.reply("not json");
+        socket.reply(new TextEncoder().encode(JSON.stringify(["EVENT", subscription, answerTo(request, walletKey, "the real one")])).buffer as ArrayBuffer);
+      }),
+    });
+    expect(result.answer).toMatchObject({ content: "the real one", pubkey: walletPubkey });
+    const [socket] = result.sockets;
+    expect(socket!.sent.map((f) => f[0])).toEqual(["REQ", "EVENT"]);
+    expect(socket!.sent[0]![2]).toEqual({ kinds: [NWC_RESPONSE_KIND], authors: [walletPubkey], "#e": [result.request.id] });
+    expect((socket!.sent[1]![1] as Event).id).toBe(result.request.id);
+    expect(socket!.closedByClient).toBe(true);
+  });
+
+  it("a payment whose request was written before the relay dropped is unknown, never failed, and goes to no other relay", async () => {
+    const inv = await strangerInvoice({ amountMsat: 1_000 });
+    const relays = scriptedRelays((url) => (url.includes("one") ? { onFrame: onRequest((_request, socket) => socket.drop()) } : {}));
+    const url = `nostr+walletconnect://${walletPubkey}?relay=wss://one.example.com&relay=wss://two.example.com&secret=${bytesToHex(clientKey)}`;
+    const backend = new NwcBackend({ url, transport: relayTransport(relays.webSocket), encryption: "nip44_v2", payTimeoutMs: 300 });
+    expect(await backend.payInvoice(inv.bolt11, 10)).toMatchObject({ status: "unknown" });
+    expect(relays.sockets.map((s) => s.url)).toEqual(["wss://one.example.com"]);
+  });
+
+  it("a payment refused with OK false by every relay failed; a refusal sends it to the next relay", async () => {
+    const inv = await strangerInvoice({ amountMsat: 1_000 });
+    const relays = scriptedRelays(() => ({ onFrame: onRequest((request, socket) => socket.reply(["OK", request.id, false, "blocked: no"])) }));
+    const url = `nostr+walletconnect://${walletPubkey}?relay=wss://one.example.com&relay=wss://two.example.com&secret=${bytesToHex(clientKey)}`;
+    const backend = new NwcBackend({ url, transport: relayTransport(relays.webSocket), encryption: "nip44_v2", payTimeoutMs: 300 });
+    expect(await backend.payInvoice(inv.bolt11, 10)).toMatchObject({ status: "failed", reason: expect.stringContaining("refused the request (blocked: no)") });
+    expect(relays.sockets.map((s) => s.url)).toEqual(["wss://one.example.com", "wss://two.example.com"]);
   });
 });

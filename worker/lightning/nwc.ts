@@ -8,12 +8,13 @@
 //
 // Payments (see backend.ts): `failed` only when the wallet refused before trying (insufficient
 // balance, quota, restricted, unauthorized, rate limited, not implemented, unsupported encryption)
-// or when nothing was sent (the relay could not be reached or refused the request). PAYMENT_FAILED
+// or when nothing was sent (the relay could not be reached, or refused the request with OK false: see
+// relayTransport for what counts as sent). PAYMENT_FAILED
 // is `unknown`: NIP-47 says it "may be due to a timeout". So are INTERNAL, OTHER, silence and any
 // answer we cannot verify. A success must carry a preimage that hashes to the invoice's payment hash.
 // NIP-47 has no per-payment fee limit: the wallet's own settings bound routing fees.
 import { AbstractRelay } from "nostr-tools/abstract-relay";
-import type { Filter } from "nostr-tools/filter";
+import { matchFilter, type Filter } from "nostr-tools/filter";
 import * as nip04 from "nostr-tools/nip04";
 import * as nip44 from "nostr-tools/nip44";
 import { finalizeEvent, getPublicKey, verifyEvent, type Event, type VerifiedEvent } from "nostr-tools/pure";
@@ -74,7 +75,23 @@ export interface NwcTransport {
   latest?(relayUrl: string, filter: Filter, timeoutMs: number): Promise<Event | null>;
 }
 
-/** The real transport: a WebSocket to the relay through nostr-tools' relay client. */
+/** A WebSocket's readyState while open (the same number in every implementation). */
+const WEBSOCKET_OPEN = 1;
+
+/**
+ * The real transport: a WebSocket to the relay. `latest` goes through nostr-tools' relay client; `request`
+ * speaks NIP-01 itself, so that it sees every frame and knows whether the request may have left.
+ *
+ * A failed request was not sent (sent=false) only when
+ * - the socket never opened (refused, failed, timed out), or closed or failed before the EVENT frame was
+ *   handed to it: nothing was written; or
+ * - the relay refused the request explicitly: ["OK", <id>, false, <reason>] (but "duplicate:": the relay
+ *   already has this very event, so it went out before).
+ * Everything else once the EVENT frame was handed to the open socket may have reached the wallet
+ * (sent=true, unknown): the socket closing or failing before an answer, with or without the relay's OK true,
+ * the relay closing the subscription the answer would come on, an error from send itself, and silence until
+ * the time-out.
+ */
 export function relayTransport(webSocket?: typeof WebSocket): NwcTransport {
   return {
     async latest(relayUrl, filter, timeoutMs) {
@@ -99,40 +116,119 @@ export function relayTransport(webSocket?: typeof WebSocket): NwcTransport {
         relay.close();
       }
     },
-    async request(relayUrl, event, filter, timeoutMs) {
-      let relay: AbstractRelay;
-      try {
-        relay = new AbstractRelay(relayUrl, {
-          verifyEvent,
-          websocketImplementation: webSocket ?? globalThis.WebSocket,
-          enablePing: false,
-          enableReconnect: false,
-        });
-        await relay.connect({ timeout: Math.min(timeoutMs, 10_000) });
-      } catch (err) {
-        throw new NwcTransportError(`could not connect to ${relayUrl} (${err instanceof Error ? err.message : "error"})`, false);
-      }
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      try {
-        const answer = new Promise<Event>((resolve, reject) => {
-          timer = setTimeout(() => reject(new NwcTransportError("the wallet did not answer in time", true)), timeoutMs);
-          relay.subscribe([filter], { onevent: resolve, eoseTimeout: timeoutMs });
-        });
-        answer.catch(() => {});
+    request(relayUrl, event, filter, timeoutMs) {
+      const WebSocketImpl = webSocket ?? globalThis.WebSocket;
+      const subscriptionId = `nwc:${event.id.slice(0, 16)}`;
+      return new Promise<Event>((resolve, reject) => {
+        let ws: WebSocket | undefined;
+        /** The EVENT frame was handed to the open socket: from here on the request may have left. */
+        let written = false;
+        /** The relay answered OK true (or "duplicate:"): it took the request. */
+        let accepted = false;
+        /** The relay closed the subscription the answer would come on (CLOSED): only its OK may still say more. */
+        let subscriptionClosed = false;
+        let done = false;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+
+        const finish = (outcome: { answer: Event } | { error: NwcTransportError }) => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          try {
+            ws?.close();
+          } catch {
+            // Closing is courtesy; the outcome stands.
+          }
+          if ("answer" in outcome) resolve(outcome.answer);
+          else reject(outcome.error);
+        };
+        const fail = (message: string, sent: boolean) => finish({ error: new NwcTransportError(message, sent) });
+        const notConnected = (why: string) => fail(`could not connect to ${relayUrl} (${why})`, false);
+        /** The socket closed or failed: nothing was sent unless the EVENT frame had been handed to it. */
+        const lost = (what: string) => {
+          if (!written) notConnected(what);
+          else fail(`the connection to ${relayUrl} ${what} before the wallet answered; the request may have reached it`, true);
+        };
+
+        timer = setTimeout(() => notConnected("connection timed out"), Math.min(timeoutMs, 10_000));
         try {
-          await relay.publish(event);
+          ws = new WebSocketImpl(relayUrl);
         } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          // An explicit refusal ("OK false") means the relay did not take the request.
-          if (!/timed? ?out/i.test(message)) throw new NwcTransportError(`${relayUrl} refused the request (${message.slice(0, 200)})`, false);
+          notConnected(errorText(err));
+          return;
         }
-        return await answer;
-      } finally {
-        clearTimeout(timer);
-        relay.close();
-      }
+        const socket = ws;
+        socket.addEventListener("error", () => lost("failed"));
+        socket.addEventListener("close", (e) => lost(`closed${e.code ? ` (${e.code}${e.reason ? ` ${e.reason.slice(0, 100)}` : ""})` : ""}`));
+        socket.addEventListener("open", () => {
+          if (done) return;
+          clearTimeout(timer);
+          if (socket.readyState !== WEBSOCKET_OPEN) return notConnected("closed while opening");
+          try {
+            // The subscription for the answer first: the relay handles frames in order, so no answer is missed.
+            socket.send(JSON.stringify(["REQ", subscriptionId, filter]));
+          } catch (err) {
+            return notConnected(`could not subscribe: ${errorText(err)}`);
+          }
+          written = true;
+          timer = setTimeout(() => fail(accepted ? "the wallet did not answer in time" : `neither ${relayUrl} nor the wallet answered in time`, true), timeoutMs);
+          try {
+            socket.send(JSON.stringify(["EVENT", event]));
+          } catch (err) {
+            // On an open socket a send error does not prove that nothing left.
+            fail(`sending the request to ${relayUrl} failed (${errorText(err)}); it may have left`, true);
+          }
+        });
+        socket.addEventListener("message", (message) => {
+          if (done) return;
+          const frame = parseFrame(message.data);
+          if (!frame) return;
+          if (frame[0] === "EVENT" && frame[1] === subscriptionId) {
+            const answer = frame[2] as Event;
+            if (isAnswerFor(answer, filter)) finish({ answer });
+          } else if (frame[0] === "OK" && frame[1] === event.id) {
+            const reason = typeof frame[3] === "string" ? frame[3].slice(0, 200) : "";
+            const duplicate = /^duplicate:/i.test(reason);
+            if (frame[2] === false && !duplicate) return fail(`${relayUrl} refused the request (${reason || "no reason given"})`, false);
+            // Anything but true, false or "duplicate:" is no answer at all: keep waiting.
+            if (frame[2] !== true && !duplicate) return;
+            accepted = true;
+            if (subscriptionClosed) fail(`${relayUrl} took the request but closed the subscription for the answer`, true);
+          } else if (frame[0] === "CLOSED" && frame[1] === subscriptionId) {
+            subscriptionClosed = true;
+            const reason = typeof frame[2] === "string" ? frame[2].slice(0, 200) : "";
+            // No answer can come now. Until the relay's OK, the request may still turn out refused.
+            if (accepted) fail(`${relayUrl} closed the subscription for the answer (${reason || "no reason given"}); the request may have reached the wallet`, true);
+          }
+        });
+      });
     },
   };
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 200);
+
+/** A relay's frame (a JSON array), or null. */
+function parseFrame(data: unknown): unknown[] | null {
+  let text: string;
+  if (typeof data === "string") text = data;
+  else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) text = new TextDecoder().decode(data);
+  else return null;
+  try {
+    const frame: unknown = JSON.parse(text);
+    return Array.isArray(frame) ? frame : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A signed event the relay delivered on our subscription that matches it (a relay may send anything). */
+function isAnswerFor(candidate: Event, filter: Filter): boolean {
+  try {
+    return typeof candidate === "object" && candidate !== null && matchFilter(filter, candidate) && verifyEvent(candidate);
+  } catch {
+    return false;
+  }
 }
 
 export type NwcEncryption = "nip04" | "nip44_v2";
