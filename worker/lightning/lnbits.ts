@@ -1,21 +1,45 @@
 // The `lnbits` backend: an LNbits wallet over its REST API (LNBITS_URL, LNBITS_ADMIN_KEY), checked
-// against LNbits v1.5.2-rc3 (docs/decisions/013-lnbits-api-version-checked.md).
+// against LNbits v1.5.2-rc3 (docs/decisions/013-lnbits-api-version-checked.md, and for how payments
+// are read, docs/decisions/021-lnbits-as-its-source-answers.md).
 //
 //   wallet key check GET  /api/v1/wallet                       (an admin key's answer carries `id`)
 //   create invoice   POST /api/v1/payments {out: false, amount, memo, expiry, unit: "sat", webhook?}
-//   look up          GET  /api/v1/payments/{payment_hash}
+//   look up          GET  /api/v1/payments/{payment_hash}       (with the key: the record in `details`)
+//   record check     GET  /api/v1/payments/{payment_hash}       (without a key: any wallet's record)
 //   fee reserve      GET  /api/v1/payments/fee-reserve?invoice=  (routing reserve + LNbits' service fee)
-//   pay              POST /api/v1/payments {out: true, bolt11}
+//   pay              POST /api/v1/payments {out: true, bolt11}   (again for a failed record: LNbits then
+//                                                                 asks its funding source)
 //
-// How answers map, for payments (see backend.ts): LNbits says `failed` with a 520 {detail, status}
-// or a Payment whose status is "failed"; a 4xx means the request was refused before anything
-// happened. Because some funding sources (OpenNode, LNPay) report a payment they sent as failed, a
-// 520 `failed` is confirmed by a look-up after a pause before we call it failed. Everything else —
-// time-out, network error, 5xx, 520 "pending", an unreadable body — is `unknown`.
+// How answers map, under the payout rule (a payment is `failed` only when nothing left, by LNbits' own
+// source, or when the funding source itself reports it failed; see backend.ts):
+// - 201 `success` is paid; 201 `pending` is looked up once; 201 with a `failed` record is unknown (LNbits
+//   hands back an old failed record when its funding source does not know the payment).
+// - 401/403/404/405/422/429 on pay are refusals made before LNbits' payment code runs: failed.
+// - 520 `failed` and 400 can come before or after the funding source was asked (OpenNode and LNPay
+//   answer a payment they sent in a way LNbits records as failed; a source's unreadable answer is a 400).
+//   After a pause, the record is looked for without a key (any wallet's) and with it: no record either
+//   way means LNbits never reached its funding source (it records every payment before asking it):
+//   failed, unless its message says it did ask the source ("Payment failed: …"). A record found is
+//   read with the key, and a failed one POSTed again, which makes LNbits ask its funding source: only
+//   its "Payment is failed node, retrying is not possible." is failed.
+// - A look-up (lookupPayment) answers failed only the same way: a stored failed record is re-POSTed.
+//   Without `details` (LNbits did not take our key as the payment's wallet's) nothing is concluded.
+// - Time-outs, network errors, 5xx, 520 `pending`, unreadable bodies: unknown.
+//
+// How long one payInvoice call can last (payInvoiceWorstCaseMs; the payout's claim must outlast it,
+// backend.ts LONGEST_PAY_CALL_MS): wallet check (timeoutMs) + fee reserve (timeoutMs) + pay
+// (payTimeoutMs) + pause (failureConfirmDelayMs) + record check (timeoutMs) + look-up (timeoutMs) +
+// re-POST (payTimeoutMs) + look-up after a re-POST said paid (timeoutMs). With the defaults (10 s,
+// 60 s, 5 s): 5 × 10 + 2 × 60 + 5 = 175 s, under 3 minutes. The constructor refuses timeouts that
+// would take it past LONGEST_PAY_CALL_MS.
+//
 // The fee cap: LNbits takes no per-payment fee limit, so nothing is paid unless its fee reserve for
 // the invoice (which includes its service fee) is known and within the cap.
+//
+// Not done: refusing to run on OpenNode or LNPay. No endpoint a wallet key can call names the funding
+// source (GET /api/v1/status tells it to an LNbits admin account only); see decision 021.
 import { z } from "zod";
-import { INVOICE_EXPIRY_GRACE_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult, type WalletCheck } from "./backend";
+import { INVOICE_EXPIRY_GRACE_MS, LONGEST_PAY_CALL_MS, LightningError, type CreatedInvoice, type InvoiceLookup, type LightningBackend, type PaymentLookup, type PayResult, type WalletCheck } from "./backend";
 import { InvalidInvoiceError, decodeInvoice, fitDescription, invoiceToPay } from "./invoice";
 import type { FetchLike } from "./lnurl";
 
@@ -32,7 +56,7 @@ export interface LnbitsOptions {
   /** Paying: LNbits answers when the payment settles or fails. Default 60 s. */
   payTimeoutMs?: number;
   now?: () => number;
-  /** The pause before a failure LNbits reported is confirmed by a look-up. Default 5 s. */
+  /** The pause before a failure (520 `failed`, 400) LNbits reported on paying is checked. Default 5 s. */
   failureConfirmDelayMs?: number;
   sleep?: (ms: number) => Promise<void>;
   /** Where wallet-key checks are remembered; default: one map per isolate. */
@@ -45,6 +69,20 @@ export type LnbitsWalletCheck = WalletCheck;
 /** How long a wallet-key check is trusted before it is made again. */
 export const WALLET_CHECK_TTL_MS = 10 * 60_000;
 const walletChecksOfThisIsolate = new Map<string, LnbitsWalletCheck>();
+
+/**
+ * The longest one payInvoice call can last with these options (see the top of this file): every call it
+ * can make, one after the other, each at its time-out, and the pause.
+ */
+export function payInvoiceWorstCaseMs(options: Pick<LnbitsOptions, "timeoutMs" | "payTimeoutMs" | "failureConfirmDelayMs"> = {}): number {
+  const { timeoutMs = 10_000, payTimeoutMs = 60_000, failureConfirmDelayMs = 5_000 } = options;
+  return 5 * timeoutMs + 2 * payTimeoutMs + failureConfirmDelayMs;
+}
+
+/** LNbits' answer to a re-POST of a failed payment when its funding source says the payment failed. */
+const SOURCE_SAYS_FAILED = "Payment is failed node, retrying is not possible.";
+/** LNbits' answer to a look-up of a payment hash it has no record of, in any wallet. */
+const NO_SUCH_PAYMENT = "Payment does not exist.";
 
 class Unclear extends Error {}
 
@@ -89,8 +127,14 @@ const lookupSchema = z.object({
 const errorSchema = z.object({ detail: z.unknown().optional(), status: z.string().optional() });
 
 const ZERO_PREIMAGE = /^0*$/;
-/** 4xx answers that mean LNbits refused the request before doing anything. */
+/** 4xx answers that mean LNbits refused the request before doing anything (for the wallet check). */
 const REFUSED = new Set([400, 401, 403, 404, 405, 422, 429]);
+/**
+ * 4xx answers to paying that come before LNbits' payment code runs (key checks in decorators.py, routing,
+ * rate limits): nothing was sent. Not 400: LNbits answers any ValueError with 400, including a funding
+ * source's unreadable answer after the payment left.
+ */
+const REFUSED_BEFORE_PAYING = new Set([401, 403, 404, 405, 422, 429]);
 
 const msatToSats = (msat: number) => Math.ceil(Math.abs(msat) / 1000);
 /** A preimage worth keeping: LNbits reports "paid" without one (null or zeros) on some funding sources. */
@@ -116,7 +160,10 @@ export class LnbitsBackend implements LightningBackend {
       throw new LightningError("LNBITS_URL is not a URL", "configuration");
     }
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new LightningError("LNBITS_URL must be an http(s) URL", "configuration");
-    if (!options.adminKey) throw new LightningError("LNBITS_ADMIN_KEY is not set", "configuration");
+    if (!options.adminKey?.trim()) throw new LightningError("LNBITS_ADMIN_KEY is not set", "configuration");
+    if (payInvoiceWorstCaseMs(options) > LONGEST_PAY_CALL_MS) {
+      throw new LightningError(`LNbits time-outs too long: a payment could take ${payInvoiceWorstCaseMs(options) / 1000} s, more than ${LONGEST_PAY_CALL_MS / 1000} s`, "configuration");
+    }
     this.base = url.href.replace(/\/+$/, "");
     this.now = options.now ?? Date.now;
   }
@@ -135,7 +182,7 @@ export class LnbitsBackend implements LightningBackend {
     const checkedAt = new Date(this.now()).toISOString();
     let answer: HttpAnswer;
     try {
-      answer = await this.call("GET", "/api/v1/wallet", undefined, this.options.timeoutMs ?? 10_000);
+      answer = await this.call("GET", "/api/v1/wallet", undefined, this.timeoutMs);
     } catch (err) {
       return { ok: false, checkedAt, problem: err instanceof Error ? err.message : "LNbits could not be reached" };
     }
@@ -145,6 +192,12 @@ export class LnbitsBackend implements LightningBackend {
       check = { ok: true, checkedAt, balanceSats: wallet.data.balance === undefined ? undefined : Math.floor(wallet.data.balance / 1000) };
     } else if (answer.status === 200 && wallet.success) {
       check = { ok: false, checkedAt, problem: "LNBITS_ADMIN_KEY is the wallet's invoice key: LNbits cannot pay with it. Set the wallet's admin key." };
+    } else if (answer.status === 401) {
+      check = {
+        ok: false,
+        checkedAt,
+        problem: `LNbits received no key (HTTP 401: ${describe(answer.body)}): something between Gigstr and LNbits drops the X-Api-Key header, or LNBITS_ADMIN_KEY is blank.`,
+      };
     } else if (REFUSED.has(answer.status)) {
       check = { ok: false, checkedAt, problem: `LNbits does not accept LNBITS_ADMIN_KEY (HTTP ${answer.status}: ${describe(answer.body)}). Set the wallet's admin key.` };
     } else {
@@ -155,8 +208,11 @@ export class LnbitsBackend implements LightningBackend {
     return check;
   }
 
-  /** One HTTP exchange; throws Unclear for a time-out, a network error or a body that is not JSON. */
-  private async call(method: "GET" | "POST", path: string, body: unknown, timeoutMs: number): Promise<HttpAnswer> {
+  /**
+   * One HTTP exchange; throws Unclear for a time-out or a network error (a body that is not JSON is
+   * `body: undefined`). `withKey: false` sends no key: LNbits' payment look-up then searches every wallet.
+   */
+  private async call(method: "GET" | "POST", path: string, body: unknown, timeoutMs: number, withKey = true): Promise<HttpAnswer> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -170,7 +226,7 @@ export class LnbitsBackend implements LightningBackend {
       const exchange = (async () => {
         const res = await this.options.fetch(`${this.base}${path}`, {
           method,
-          headers: { "X-Api-Key": this.options.adminKey, "content-type": "application/json", accept: "application/json" },
+          headers: { ...(withKey ? { "X-Api-Key": this.options.adminKey } : {}), "content-type": "application/json", accept: "application/json" },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: controller.signal,
           redirect: "manual",
@@ -208,7 +264,7 @@ export class LnbitsBackend implements LightningBackend {
           expiry: expirySec,
           ...(this.options.webhookUrl ? { webhook: this.options.webhookUrl } : {}),
         },
-        this.options.timeoutMs ?? 10_000,
+        this.timeoutMs,
       );
     } catch (err) {
       throw new LightningError(err instanceof Error ? err.message : "LNbits is unavailable", "unavailable");
@@ -237,7 +293,7 @@ export class LnbitsBackend implements LightningBackend {
   async lookupInvoice(paymentHash: string): Promise<InvoiceLookup> {
     let answer: HttpAnswer;
     try {
-      answer = await this.call("GET", `/api/v1/payments/${encodeURIComponent(paymentHash)}`, undefined, this.options.timeoutMs ?? 10_000);
+      answer = await this.call("GET", `/api/v1/payments/${encodeURIComponent(paymentHash)}`, undefined, this.timeoutMs);
     } catch (err) {
       throw new LightningError(err instanceof Error ? err.message : "LNbits is unavailable", "unavailable");
     }
@@ -273,7 +329,7 @@ export class LnbitsBackend implements LightningBackend {
 
     let answer: HttpAnswer;
     try {
-      answer = await this.call("POST", "/api/v1/payments", { out: true, bolt11: decoded.bolt11 }, this.options.payTimeoutMs ?? 60_000);
+      answer = await this.call("POST", "/api/v1/payments", { out: true, bolt11: decoded.bolt11 }, this.payTimeoutMs);
     } catch (err) {
       return { status: "unknown", reason: err instanceof Error ? err.message : "LNbits did not answer" };
     }
@@ -283,27 +339,43 @@ export class LnbitsBackend implements LightningBackend {
       if (payment.success && payment.data.status === "success") {
         return { status: "succeeded", preimage: keptPreimage(payment.data.preimage), feeSats: payment.data.fee === undefined ? 0 : msatToSats(payment.data.fee) };
       }
-      if (payment.success && payment.data.status === "failed") return { status: "failed", reason: "LNbits: payment failed" };
+      if (payment.success && payment.data.status === "failed") {
+        // LNbits hands back an earlier failed record when its funding source, asked again, does not know the
+        // payment (OpenNode and LNPay never know one by its hash): nothing says it did not leave.
+        return { status: "unknown", reason: "LNbits answered with its earlier record of this payment, marked failed, which its funding source does not confirm" };
+      }
       // Still pending after LNbits' own wait (201 "pending"), or an older answer with the hash only: ask once.
-      return this.settledOr(decoded.paymentHash, "LNbits accepted the payment; it has not settled yet");
+      return this.settledOr(decoded.paymentHash, decoded.bolt11, "LNbits accepted the payment; it has not settled yet");
     }
 
     const error = errorSchema.safeParse(answer.body);
-    if (answer.status === 520 && error.success) {
+    if (answer.status === 520 && error.success && error.data.status) {
       const detail = describe(answer.body);
-      if (error.data.status === "failed") return this.confirmFailure(decoded.paymentHash, detail);
+      if (error.data.status === "failed") {
+        const afterSource = typeof error.data.detail === "string" && (error.data.detail.startsWith("Payment failed:") || error.data.detail === SOURCE_SAYS_FAILED);
+        return this.confirmFailure(decoded.paymentHash, decoded.bolt11, `LNbits: ${detail}`, afterSource);
+      }
       // "Payment already paid." (success) or "Payment is still pending." (pending): this hash was sent before.
-      return this.settledOr(decoded.paymentHash, `LNbits: ${detail}`);
+      return this.settledOr(decoded.paymentHash, decoded.bolt11, `LNbits: ${detail}`);
     }
-    if (REFUSED.has(answer.status)) return { status: "failed", reason: `LNbits refused the payment (HTTP ${answer.status}: ${describe(answer.body)})` };
+    if (answer.status === 400) return this.confirmFailure(decoded.paymentHash, decoded.bolt11, `LNbits refused the payment (HTTP 400: ${describe(answer.body)})`, false);
+    if (REFUSED_BEFORE_PAYING.has(answer.status)) return { status: "failed", reason: `LNbits refused the payment (HTTP ${answer.status}: ${describe(answer.body)})` };
     return { status: "unknown", reason: `LNbits answered HTTP ${answer.status}: ${describe(answer.body)}` };
+  }
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? 10_000;
+  }
+
+  private get payTimeoutMs(): number {
+    return this.options.payTimeoutMs ?? 60_000;
   }
 
   /** LNbits' fee reserve for paying `bolt11`, in sats, or why it is not known. */
   private async feeReserveSats(bolt11: string): Promise<number | string> {
     let answer: HttpAnswer;
     try {
-      answer = await this.call("GET", `/api/v1/payments/fee-reserve?invoice=${encodeURIComponent(bolt11)}`, undefined, this.options.timeoutMs ?? 10_000);
+      answer = await this.call("GET", `/api/v1/payments/fee-reserve?invoice=${encodeURIComponent(bolt11)}`, undefined, this.timeoutMs);
     } catch (err) {
       return `LNbits did not tell its fee reserve (${err instanceof Error ? err.message : "no answer"})`;
     }
@@ -314,44 +386,130 @@ export class LnbitsBackend implements LightningBackend {
     return msatToSats(reserveMsat);
   }
 
-  /** How a payment we just sent ended, by a look-up; `unknown` with `reason` unless it settled or failed. */
-  private async settledOr(paymentHash: string, reason: string): Promise<PayResult> {
-    const looked = await this.lookupPayment(paymentHash);
-    if (looked.status === "succeeded") return { status: "succeeded", preimage: looked.preimage ?? null, feeSats: looked.feeSats ?? 0 };
-    if (looked.status === "failed") return { status: "failed", reason: looked.reason ?? "LNbits: payment failed" };
-    return { status: "unknown", reason };
+  /** How a payment we just sent ended, by a look-up; `unknown` with `reason` unless it settled or its source says failed. */
+  private async settledOr(paymentHash: string, bolt11: string, reason: string): Promise<PayResult> {
+    return payResultOf(await this.lookUp(paymentHash, bolt11), reason);
   }
 
   /**
-   * LNbits said `failed`. With OpenNode or LNPay as its funding source that can be a payment that left:
-   * only a look-up after a pause that finds it failed, or finds no payment at all (LNbits refused
-   * before recording one: bad invoice, balance), makes it a failure.
+   * LNbits said `failed` (520) or 400 on paying. Either can come after its funding source sent the money
+   * (OpenNode, LNPay; a source's unreadable answer). After a pause the record is looked for twice: without
+   * a key (any wallet's) and with it. No record either way means LNbits never reached its funding source
+   * (it stores a payment before asking it), so nothing left: failed. Unless LNbits' own message says it
+   * did ask the source ("Payment failed: …" is raised only after the record is stored): then the missing
+   * record is a contradiction, and unknown. A record found is read, and a failed one re-POSTed so that
+   * LNbits asks its funding source.
    */
-  private async confirmFailure(paymentHash: string, detail: string): Promise<PayResult> {
+  private async confirmFailure(paymentHash: string, bolt11: string, detail: string, afterSource: boolean): Promise<PayResult> {
     await (this.options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))))(this.options.failureConfirmDelayMs ?? 5_000);
-    const looked = await this.lookupPayment(paymentHash);
-    if (looked.status === "succeeded") return { status: "succeeded", preimage: looked.preimage ?? null, feeSats: looked.feeSats ?? 0 };
-    if (looked.status === "failed" || looked.notFound) return { status: "failed", reason: `LNbits: ${detail}` };
-    return { status: "unknown", reason: `LNbits said "${detail}" but its record of the payment is not failed (${looked.status}); looking it up again later` };
+    let answer: HttpAnswer;
+    try {
+      answer = await this.call("GET", `/api/v1/payments/${encodeURIComponent(paymentHash)}`, undefined, this.timeoutMs, false);
+    } catch (err) {
+      return { status: "unknown", reason: `${detail}; whether LNbits recorded the payment is not known (${err instanceof Error ? err.message : "no answer"})` };
+    }
+    const noRecordAnywhere = answer.status === 404 && detailOf(answer.body) === NO_SUCH_PAYMENT;
+    if (!noRecordAnywhere && (answer.status < 200 || answer.status >= 300)) {
+      return { status: "unknown", reason: `${detail}; LNbits answered HTTP ${answer.status} when asked whether it recorded the payment` };
+    }
+    const looked = await this.lookUp(paymentHash, bolt11);
+    if (noRecordAnywhere && looked.notFound) {
+      if (afterSource) return { status: "unknown", reason: `${detail}, yet LNbits has no record of the payment, which it stores before asking its funding source; looking it up again later` };
+      return { status: "failed", reason: detail };
+    }
+    if (looked.status === "failed") return { status: "failed", reason: `${detail} (its funding source confirms the payment failed)` };
+    return payResultOf(looked, `${detail}, but LNbits recorded the payment and its funding source does not confirm it failed (${looked.reason ?? looked.status}); looking it up again later`);
   }
 
   async lookupPayment(paymentHash: string): Promise<PaymentLookup> {
+    return this.lookUp(paymentHash);
+  }
+
+  /**
+   * The payment's record, read with the key. A failed record is not taken at its word (LNbits stores
+   * one when a funding source's answer does not carry the payment hash, and never checks it again): the
+   * invoice (ours when paying, else the record's) is POSTed again, which makes LNbits ask its source.
+   */
+  private async lookUp(paymentHash: string, bolt11?: string): Promise<PaymentLookup> {
+    const record = await this.readRecord(paymentHash);
+    if (record.status !== "failed") return record;
+    const invoice = bolt11 ?? record.bolt11;
+    if (!invoice) return { status: "unknown", reason: "LNbits lists the payment as failed, without its invoice to ask the funding source again" };
+    try {
+      if (decodeInvoice(invoice).paymentHash !== paymentHash) return { status: "unknown", reason: "LNbits lists the payment as failed, with an invoice for another payment hash" };
+    } catch {
+      return { status: "unknown", reason: "LNbits lists the payment as failed, with an unreadable invoice" };
+    }
+    return this.askSource(paymentHash, invoice);
+  }
+
+  /** GET /api/v1/payments/{hash} with the key, as LNbits stored it (`failed`: a failed record with our wallet's invoice). */
+  private async readRecord(paymentHash: string): Promise<PaymentLookup & { bolt11?: string }> {
     let answer: HttpAnswer;
     try {
-      answer = await this.call("GET", `/api/v1/payments/${encodeURIComponent(paymentHash)}`, undefined, this.options.timeoutMs ?? 10_000);
+      answer = await this.call("GET", `/api/v1/payments/${encodeURIComponent(paymentHash)}`, undefined, this.timeoutMs);
     } catch (err) {
       return { status: "unknown", reason: err instanceof Error ? err.message : "LNbits did not answer" };
     }
-    if (answer.status === 404) return { status: "unknown", reason: "LNbits has no payment with this hash", notFound: true };
+    if (answer.status === 404 && detailOf(answer.body) === NO_SUCH_PAYMENT) return { status: "unknown", reason: "LNbits has no payment with this hash", notFound: true };
     if (answer.status < 200 || answer.status >= 300) return { status: "unknown", reason: `LNbits answered HTTP ${answer.status}` };
     const parsed = lookupSchema.safeParse(answer.body);
     if (!parsed.success) return { status: "unknown", reason: "LNbits answered the look-up with something unreadable" };
     const { paid, status, preimage, details } = parsed.data;
+    // LNbits adds `details` only for the wallet the key opens; without it the answer may be any wallet's
+    // record with this hash (the payee's invoice, on the same LNbits), so it says nothing about ours.
+    if (!details) return { status: "unknown", reason: "LNbits answered without the payment's details: it does not take LNBITS_ADMIN_KEY as the key of the wallet that made it" };
+    if (details.amount !== undefined && details.amount > 0) return { status: "unknown", reason: "LNbits lists this hash as an invoice of this wallet, not a payment it made" };
     // The wallet's "paid" is the outcome; some funding sources settle without giving a preimage.
-    if (paid) return { status: "succeeded", preimage: keptPreimage(preimage) ?? undefined, feeSats: details?.fee === undefined ? 0 : msatToSats(details.fee) };
-    if (status === "failed" || details?.status === "failed") return { status: "failed", reason: "LNbits: payment failed" };
+    if (paid) return { status: "succeeded", preimage: keptPreimage(preimage) ?? undefined, feeSats: details.fee === undefined ? 0 : msatToSats(details.fee) };
+    if (status === "failed" || details.status === "failed") return { status: "failed", reason: "LNbits lists the payment as failed", bolt11: details.bolt11 };
     return { status: "pending" };
   }
+
+  /**
+   * POSTs a payment LNbits lists as failed again. LNbits v1.5.2-rc3 then does not pay: it asks its
+   * funding source by payment hash and answers 520 "failed" (the source says failed), 520 "success" (the
+   * source says paid; LNbits updates its record) or 201 with the old failed record (the source says
+   * pending or does not know it). Only the first is failed; a refusal before LNbits asks the source
+   * (balance, limits) says nothing about the payment.
+   */
+  private async askSource(paymentHash: string, bolt11: string): Promise<PaymentLookup> {
+    let answer: HttpAnswer;
+    try {
+      answer = await this.call("POST", "/api/v1/payments", { out: true, bolt11 }, this.payTimeoutMs);
+    } catch (err) {
+      return { status: "unknown", reason: `LNbits lists the payment as failed; asking its funding source again: ${err instanceof Error ? err.message : "no answer"}` };
+    }
+    if (answer.status >= 200 && answer.status < 300) {
+      const payment = paymentSchema.safeParse(answer.body);
+      if (payment.success && payment.data.status === "success") {
+        return { status: "succeeded", preimage: keptPreimage(payment.data.preimage) ?? undefined, feeSats: payment.data.fee === undefined ? 0 : msatToSats(payment.data.fee) };
+      }
+      return { status: "unknown", reason: "LNbits lists the payment as failed, and its funding source, asked again, does not know how it ended" };
+    }
+    const error = errorSchema.safeParse(answer.body);
+    const detail = describe(answer.body);
+    if (answer.status === 520 && error.success && error.data.status === "failed" && detailOf(answer.body) === SOURCE_SAYS_FAILED) {
+      return { status: "failed", reason: `LNbits' funding source reports the payment failed (${detail})` };
+    }
+    if (answer.status === 520 && error.success && error.data.status === "success") {
+      const record = await this.readRecord(paymentHash);
+      if (record.status === "succeeded") return { status: "succeeded", preimage: record.preimage, feeSats: record.feeSats };
+      return { status: "unknown", reason: `LNbits' funding source reports the payment paid (${detail}); its record could not be read` };
+    }
+    return { status: "unknown", reason: `LNbits lists the payment as failed; asked again, it answered HTTP ${answer.status}: ${detail}` };
+  }
+}
+
+/** A PayResult from a look-up: succeeded and failed as they are, anything else unknown with `reason`. */
+function payResultOf(looked: PaymentLookup, reason: string): PayResult {
+  if (looked.status === "succeeded") return { status: "succeeded", preimage: looked.preimage ?? null, feeSats: looked.feeSats ?? 0 };
+  if (looked.status === "failed") return { status: "failed", reason: looked.reason ?? "LNbits' funding source reports the payment failed" };
+  return { status: "unknown", reason };
+}
+
+function detailOf(body: unknown): unknown {
+  return errorSchema.safeParse(body).data?.detail;
 }
 
 function toIso(value: string | number | null | undefined): string | undefined {
