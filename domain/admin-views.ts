@@ -49,14 +49,22 @@ export interface PayoutProblem {
   amount: number;
   status: "pending" | "in_flight" | "succeeded" | "failed";
   /**
-   * failed; stuck (pending or in flight for more than 5 minutes); needs_look (in flight, the wallet has
-   * no payment with its hash: never paid again until the wallet answers); fee_over_cap (held: routing
+   * failed; stuck (pending or in flight for more than 5 minutes); needs_look (held in doubt: some earlier
+   * attempt may have sent money — the wallet could not tell, a connection dropped, an error came after the
+   * request left — so no new invoice is paid; its hashes, `doubtfulHashes`, are looked up again by the cron,
+   * and the admin may mark it failed after checking the node); fee_over_cap (held: routing
    * would cost more than its cap, or its destination went over the cap twice; the admin's retry pays
    * anyway, up to max(10 sats, 1 %)); paid_over_cap (paid, but the wallet charged more than the cap).
    */
   problem: "failed" | "stuck" | "needs_look" | "fee_over_cap" | "paid_over_cap";
-  hold: "unknown_to_wallet" | "fee_over_cap" | "destination_over_cap" | null;
+  hold: "in_doubt" | "fee_over_cap" | "destination_over_cap" | null;
+  /** The latest attempt's payment hash. */
   paymentHash: string | null;
+  /**
+   * The payment hashes of the attempts in doubt (may have sent money): what the admin checks on the node
+   * before "Mark failed", and must name in that request. Empty unless the payout is held in doubt.
+   */
+  doubtfulHashes: string[];
   routingFee: number | null;
   feeCap: number | null;
   /** Every attempt so far, oldest first: where it went and how it ended. */
@@ -73,7 +81,14 @@ export interface PayoutProblem {
 export interface PayoutAttemptView {
   attempt: number;
   destination: string | null;
-  outcome: "succeeded" | "failed" | "held" | "unknown";
+  /**
+   * sending: handed to the wallet, no answer yet; succeeded; failed: nothing was sent (the wallet refused
+   * before sending, the node reports it failed, or no invoice was paid at all); held: not tried (fees over
+   * the cap); unknown: in doubt, looked up again; marked_failed: the admin checked the node and marked it failed.
+   */
+  outcome: "sending" | "succeeded" | "failed" | "held" | "unknown" | "marked_failed";
+  /** The invoice's payment hash, for attempts that handed an invoice to the wallet. */
+  paymentHash: string | null;
   detail: string | null;
   at: string;
 }

@@ -109,3 +109,11 @@ export function truncateDispute(text: string | null | undefined): string {
   if (!text) return "";
   return text.length > DISPUTE_PREVIEW_LENGTH ? `${text.slice(0, DISPUTE_PREVIEW_LENGTH)}...` : text;
 }
+
+/** POST /api/admin/payouts/{id}/mark-failed: every payment hash in doubt, checked on the node (64 hex digits each). */
+export const markPayoutFailedSchema = z.object({
+  paymentHashes: z
+    .array(z.string().regex(/^[0-9a-f]{64}$/, "Each payment hash is 64 hex digits"), { error: "paymentHashes must list the payment hashes you checked" })
+    .min(1, "Name the payment hashes you checked on the node")
+    .max(50, "At most 50 payment hashes"),
+});

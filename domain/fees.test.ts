@@ -7,6 +7,7 @@ import {
   isValidPayment,
   platformFee,
   payoutFeeCap,
+  REFUND_ROUTING_CAP_SATS,
   platformRevenue,
   refundAmount,
   routingFeeCap,
@@ -116,26 +117,90 @@ describe("split resolution", () => {
 });
 
 describe("payout fee cap", () => {
-  it("is the general cap for an ordinary gig", () => {
-    expect(payoutFeeCap(workerPayout(10_000), 10_000, false)).toBe(routingFeeCap(9_750));
-    expect(payoutFeeCap(refundAmount(1_000_000), 1_000_000, true)).toBe(10_250);
+  it("is the general cap for an ordinary gig's worker payout", () => {
+    expect(payoutFeeCap(workerPayout(10_000), 10_000, "worker")).toBe(routingFeeCap(9_750));
   });
 
-  it("never exceeds what the platform earned on the gig (plus 1 sat for a refund)", () => {
-    expect(payoutFeeCap(refundAmount(1), 1, true)).toBe(3); // 2 sats earned, refund of 2 sats
-    expect(payoutFeeCap(workerPayout(100), 100, false)).toBe(6);
-    expect(payoutFeeCap(refundAmount(100), 100, true)).toBe(7);
+  it("gives a refund, on which the platform earns nothing, a small fixed cap: a 1,000,000-sat refund routes for at most 10 sats", () => {
+    expect(payoutFeeCap(refundAmount(1_000_000), 1_000_000, "refund")).toBe(REFUND_ROUTING_CAP_SATS);
+    expect(payoutFeeCap(refundAmount(1), 1, "refund")).toBe(1); // a 2-sat refund: at most a tenth, at least 1
+    expect(payoutFeeCap(refundAmount(100), 100, "refund")).toBe(10);
+    expect(payoutFeeCap(50, 48, "refund")).toBe(5);
   });
 
-  it("holds for every payment: at most max(10, 1 %) and at most 2 × fee (+1 on refunds)", () => {
+  it("never lets a worker payout exceed what the platform earned on the gig", () => {
+    expect(payoutFeeCap(workerPayout(100), 100, "worker")).toBe(6);
+  });
+
+  it("lets the two payouts of a split spend together at most what the gig earned", () => {
+    const { worker, hirer } = splitPayouts(1_000_000, 50);
+    expect(payoutFeeCap(worker, 1_000_000, "split") + payoutFeeCap(hirer, 1_000_000, "split")).toBeLessThanOrEqual(platformRevenue(1_000_000));
+    expect(payoutFeeCap(worker, 1_000_000, "split")).toBe(routingFeeCap(worker));
+    // A tiny gig earns 2 sats: each half may route for 1.
+    expect(payoutFeeCap(5, 10, "split")).toBe(platformFee(10));
+  });
+
+  it("holds for every payment: a worker payout within max(10, 1 %) and 2 × fee, a split's two within 2 × fee, a refund within 10 sats", () => {
     fc.assert(
-      fc.property(fc.integer({ min: MIN_PAYMENT, max: MAX_PAYMENT }), fc.boolean(), (payment, refund) => {
-        const amount = refund ? refundAmount(payment) : workerPayout(payment);
-        const cap = payoutFeeCap(amount, payment, refund);
-        expect(cap).toBeLessThanOrEqual(routingFeeCap(amount));
-        expect(cap).toBeLessThanOrEqual(platformRevenue(payment) + (refund ? 1 : 0));
-        expect(cap).toBeGreaterThanOrEqual(1);
+      fc.property(fc.integer({ min: MIN_PAYMENT, max: MAX_PAYMENT }), fc.integer({ min: 0, max: 100 }), (payment, share) => {
+        const paid = workerPayout(payment);
+        expect(payoutFeeCap(paid, payment, "worker")).toBeLessThanOrEqual(Math.min(routingFeeCap(paid), platformRevenue(payment)));
+        const split = splitPayouts(payment, share);
+        expect(payoutFeeCap(split.worker, payment, "split") + payoutFeeCap(split.hirer, payment, "split")).toBeLessThanOrEqual(platformRevenue(payment));
+        const refund = refundAmount(payment);
+        const refundCap = payoutFeeCap(refund, payment, "refund");
+        expect(refundCap).toBeLessThanOrEqual(REFUND_ROUTING_CAP_SATS);
+        expect(refundCap).toBeGreaterThanOrEqual(1);
       }),
     );
+  });
+});
+
+describe("general routing fee cap", () => {
+  it("is 10 sats up to a 1,000-sat payout, then 1 % rounded up", () => {
+    expect(routingFeeCap(0)).toBe(10);
+    expect(routingFeeCap(1_000)).toBe(10);
+    expect(routingFeeCap(1_001)).toBe(11);
+    expect(routingFeeCap(1_100)).toBe(11);
+    expect(routingFeeCap(1_101)).toBe(12);
+    expect(routingFeeCap(1_000_000)).toBe(10_000);
+  });
+
+  it("is max(10, ceil(1 %)) for every amount", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 * MAX_PAYMENT }), (amount) => {
+        const cap = routingFeeCap(amount);
+        expect(Number.isInteger(cap)).toBe(true);
+        expect(cap).toBeGreaterThanOrEqual(10);
+        // at least 1 % of the amount, and no more than 1 sat above it once past the 10-sat floor
+        expect(cap * 100).toBeGreaterThanOrEqual(amount);
+        if (cap > 10) expect((cap - 1) * 100).toBeLessThan(amount);
+      }),
+    );
+  });
+
+  it("refuses negative, fractional and non-numeric amounts, naming the amount", () => {
+    for (const bad of [-1, -1_000, 0.5, 1_000.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+      expect(() => routingFeeCap(bad)).toThrow(RangeError);
+      expect(() => routingFeeCap(bad)).toThrow(`got ${bad}`);
+    }
+  });
+});
+
+describe("refusals say what was refused", () => {
+  it("names the payment that is not a valid gig payment", () => {
+    expect(() => platformFee(1.5)).toThrow(`payment must be an integer from ${MIN_PAYMENT} to ${MAX_PAYMENT} sats, got 1.5`);
+    expect(() => totalCharge(MAX_PAYMENT + 1)).toThrow(`got ${MAX_PAYMENT + 1}`);
+  });
+
+  it("names the worker's share that is not a whole percentage", () => {
+    expect(() => splitPayouts(1_000, 101)).toThrow("workerSharePercent must be an integer from 0 to 100, got 101");
+    expect(() => splitPayouts(1_000, 12.5)).toThrow("got 12.5");
+  });
+
+  it("refuses a split of an invalid payment whatever the share", () => {
+    for (const payment of [0, -5, 2.5, MAX_PAYMENT + 1]) {
+      for (const share of [0, 50, 100]) expect(() => splitPayouts(payment, share)).toThrow(RangeError);
+    }
   });
 });

@@ -68,14 +68,30 @@ export function routingFeeCap(amountSats: number): number {
   return Math.max(10, Math.floor((amountSats + 99) / 100));
 }
 
+/** What a payout is, for its routing fee cap. */
+export type PayoutKind =
+  /** The worker's payout of an approved (or paid_worker) gig: the platform earned 2 × fee on it. */
+  | "worker"
+  /** One of the two payouts of a split: together they may spend what the gig earned (2 × fee), so each fee. */
+  | "split"
+  /** A refund (cancel, expiry, refund_hirer, a late payment): the platform earned nothing on it. */
+  | "refund";
+
+/** The most a refund may spend on routing: 10 sats, and never more than a tenth of the refund (at least 1). */
+export const REFUND_ROUTING_CAP_SATS = 10;
+
 /**
- * The most one payout of a gig may spend on routing: the general cap, but never more than the platform
- * earned on that gig (2 × fee), so a stranger cannot make us pay more in routing than a gig brings in
- * by posting tiny gigs and routing their refunds expensively. A refund gets 1 sat more, so that a tiny
- * gig's refund can still route at the usual 1-sat base fee. Above the cap a payout waits for the admin.
+ * The most one payout of a gig may spend on routing. Routing fees come out of what the platform earned on
+ * the gig, or nothing: a worker's payout may spend the general cap but never more than the gig earned
+ * (2 × fee); the two payouts of a split share that, so each may spend at most fee; a refund returns the
+ * whole fee, so the platform earns nothing on it and it gets a fixed small cap (REFUND_ROUTING_CAP_SATS,
+ * at most a tenth of the refund). Above its cap a payout waits for the admin ("Pay anyway").
  */
-export function payoutFeeCap(amountSats: number, gigPayment: number, refund: boolean): number {
-  return Math.min(routingFeeCap(amountSats), platformRevenue(gigPayment) + (refund ? 1 : 0));
+export function payoutFeeCap(amountSats: number, gigPayment: number, kind: PayoutKind): number {
+  const general = routingFeeCap(amountSats);
+  if (kind === "refund") return Math.min(REFUND_ROUTING_CAP_SATS, Math.max(1, Math.floor(amountSats / 10)));
+  if (kind === "split") return Math.min(general, platformFee(gigPayment));
+  return Math.min(general, platformRevenue(gigPayment));
 }
 
 export interface FeeBreakdown {

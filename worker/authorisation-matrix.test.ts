@@ -759,6 +759,12 @@ const MATRIX: Record<string, Row | Row[]> = {
     expect: ADMIN_ONLY(409),
     note: "the dev wallet already paid the payout: 409 payout_already_paid (wrong state on purpose)",
   },
+  "POST /api/admin/payouts/:id/mark-failed": {
+    stage: "completed",
+    request: async (c) => ({ path: `/api/admin/payouts/${await c.w.payoutOf(c.obj)}/mark-failed`, json: { paymentHashes: ["ab".repeat(32)] } }),
+    expect: ADMIN_ONLY(409),
+    note: "the dev wallet already paid the payout: 409 payout_not_in_doubt (only a payout held in doubt can be marked failed)",
+  },
   "GET /api/admin/gigs": { objectless: true, request: () => ({ path: "/api/admin/gigs" }), expect: ADMIN_ONLY(200) },
   "DELETE /api/admin/gigs": {
     stage: "claimed",

@@ -223,12 +223,15 @@ export const payouts = sqliteTable(
     /** Paid, but the wallet charged more than feeCap (a wallet that takes no fee limit, e.g. NWC). */
     overFeeCap: integer("over_fee_cap", { mode: "boolean" }).notNull().default(false),
     /**
-     * Why the cron leaves this payout alone until the admin (or the wallet) acts: `unknown_to_wallet` (in
-     * flight, the wallet has no payment with its hash), `fee_over_cap` or `destination_over_cap` (failed,
-     * paying would cost more in fees than the cap).
+     * Why no new invoice is paid until the wallet or the admin acts: `in_doubt` (in flight, an earlier
+     * attempt may have sent money: its hashes are looked up again, domain/payout-rule.ts), `fee_over_cap` or
+     * `destination_over_cap` (failed, paying would cost more in fees than the cap).
      */
-    hold: text("hold", { enum: ["unknown_to_wallet", "fee_over_cap", "destination_over_cap"] }),
+    hold: text("hold", { enum: ["in_doubt", "fee_over_cap", "destination_over_cap"] }),
+    /** The claim token of the attempt or look-up working on this payout (AtomicChange's compare-and-set token). */
     transitionId: text("transition_id"),
+    /** Until when that claim holds: no other attempt or look-up starts before (longer than any wallet call). */
+    claimedUntil: text("claimed_until"),
     updatedAt: text("updated_at"),
     createdAt: createdAt(),
   },
@@ -237,6 +240,7 @@ export const payouts = sqliteTable(
     index("payouts_status_idx").on(t.status, t.nextAttemptAt),
     index("payouts_recipient_idx").on(t.recipientId),
     index("payouts_destination_idx").on(t.destination, t.overFeeCap),
+    index("payouts_over_cap_recipient_idx").on(t.overFeeCap, t.recipientId),
   ],
 );
 
@@ -451,9 +455,19 @@ export const payoutAttempts = sqliteTable(
     payoutId: text("payout_id").notNull().references(() => payouts.id),
     attempt: integer("attempt").notNull(),
     destination: text("destination"),
-    outcome: text("outcome", { enum: ["succeeded", "failed", "held", "unknown"] }).notNull(),
+    /**
+     * An attempt that handed an invoice to the wallet (it has a payment hash): sending → succeeded |
+     * failed (known never sent) | unknown (in doubt) → succeeded | failed | marked_failed (by the admin).
+     * Without a payment hash, a note of the payout's history: failed (no invoice was paid) or held.
+     */
+    outcome: text("outcome", { enum: ["sending", "succeeded", "failed", "held", "unknown", "marked_failed"] }).notNull(),
     detail: text("detail"),
     routingFee: integer("routing_fee"),
+    /** The invoice this attempt paid and its payment hash: kept for ever, looked up before any new invoice is paid. */
+    bolt11: text("bolt11"),
+    paymentHash: text("payment_hash"),
+    /** The payout's claim token when this attempt was made: only that claim may write its outcome. */
+    claim: text("claim"),
     createdAt: createdAt(),
   },
   (t) => [index("payout_attempts_payout_idx").on(t.payoutId, t.createdAt)],

@@ -92,6 +92,13 @@ export class LightningError extends Error {
 export { routingFeeCap } from "../../domain/fees";
 
 /**
+ * The longest one payInvoice call may last, confirmations and pauses included, whatever the backend: a
+ * payout's claim outlasts it (services/payouts.ts PAYOUT_CLAIM_MS), so no look-up or retry starts while
+ * a payment may still be on its way. Each backend keeps its own timeouts within it.
+ */
+export const LONGEST_PAY_CALL_MS = 4 * 60_000;
+
+/**
  * How long after an invoice's expiry we still treat it as possibly paid: a payment that reached the
  * node just before expiry can be reported a little later, and clocks differ.
  */

@@ -439,12 +439,16 @@ describe("money health", () => {
     const address = `worker${job.tag}@wallet.test`;
     expect(await receivedBy(address)).toBe(9_750);
 
-    // In flight just now: an attempt may be running; the admin is asked to wait.
-    expect((await asAdmin(admin, `/api/admin/payouts/${payout!.id}/retry`, "POST")).status).toBe(409);
-    expect(list((await asAdmin(admin, "/api/admin/money")).body.payouts as Json).map((p) => p.id)).not.toContain(payout!.id);
+    // Held in doubt, with its hash, on Money Health.
+    const hash = (await payoutsOf(job.gigId))[0]!.payment_hash as string;
+    expect(list((await asAdmin(admin, "/api/admin/money")).body.payouts as Json).find((p) => p.id === payout!.id)).toMatchObject({ status: "in_flight", problem: "needs_look", doubtfulHashes: [hash] });
 
-    await statement("UPDATE payouts SET updated_at = ? WHERE id = ?", new Date(Date.now() - 10 * 60_000).toISOString(), payout!.id).run();
-    expect(list((await asAdmin(admin, "/api/admin/money")).body.payouts as Json).find((p) => p.id === payout!.id)).toMatchObject({ status: "in_flight", problem: "stuck" });
+    // While an attempt holds its claim it may still be running: the admin is asked to wait.
+    await statement("UPDATE payouts SET claimed_until = ? WHERE id = ?", new Date(Date.now() + 60_000).toISOString(), payout!.id).run();
+    expect((await asAdmin(admin, `/api/admin/payouts/${payout!.id}/retry`, "POST")).status).toBe(409);
+
+    // Once the claim has run out, the retry only looks the hash up: paid, so settled, not paid again.
+    await statement("UPDATE payouts SET claimed_until = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), payout!.id).run();
     expect((await asAdmin(admin, `/api/admin/payouts/${payout!.id}/retry`, "POST")).body).toMatchObject({ status: "succeeded" });
     expect(await receivedBy(address)).toBe(9_750);
     await expectLedgerBalanced();

@@ -7,6 +7,7 @@ import {
   adminPinSchema,
   ADMIN_TOKEN_HEADER,
   disputeResolutionSchema,
+  markPayoutFailedSchema,
   suggestionUpdateSchema,
 } from "../../domain/admin";
 import { GIG_STATUSES, GIG_TYPES } from "../../domain/gig";
@@ -17,6 +18,7 @@ import { adminStats, deleteGigAsAdmin, deleteGigsAsAdmin, listAdminGigs } from "
 import { postAsAdmin, readChatAsAdmin, unreadChats } from "../services/admin-chat";
 import { listDisputes, resolveDispute } from "../services/admin-disputes";
 import { moneyHealth, retryPayoutAsAdmin } from "../services/admin-money";
+import { markPayoutFailed } from "../services/payouts";
 import { listSuggestions, updateSuggestion } from "../services/suggestions";
 import { depsOf } from "./deps";
 import { parseJson, parseQuery } from "./parse";
@@ -56,6 +58,11 @@ export const adminRoutes = new Hono<AppEnv>()
     // A retry claims the payout before it reaches the wallet: with payments off it must not start.
     assertPaymentsOn(c.env);
     return c.json(await retryPayoutAsAdmin(depsOf(c), c.req.param("id")));
+  })
+  .post("/payouts/:id/mark-failed", async (c) => {
+    // After checking the node: the payments in doubt were never sent, so a new invoice may be paid.
+    const { paymentHashes } = await parseJson(c, markPayoutFailedSchema);
+    return c.json(await markPayoutFailed(depsOf(c), c.req.param("id"), paymentHashes));
   })
   .get("/gigs", async (c) => {
     const q = parseQuery(c, gigListQuery);

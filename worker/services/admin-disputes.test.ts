@@ -137,6 +137,19 @@ describe("POST /api/admin/disputes/{gigId}/resolve", () => {
     await expectLedgerBalanced();
   });
 
+  it("a split's two payouts may spend on routing together at most what the gig earned", async () => {
+    // A 10-sat gig earns 2 sats (fee 1 per side): each half of the split may route for at most 1.
+    const job = await disputedJob(10);
+    const admin = await adminSignIn();
+    expect((await asAdmin(admin, `/api/admin/disputes/${job.gigId}/resolve`, "POST", { resolution: "split", workerSharePercent: 50 })).status).toBe(200);
+    const payouts = await payoutsOf(job.gigId);
+    expect(payouts.map((p) => [p.purpose, p.fee_cap]).sort()).toEqual([
+      ["hirer_refund", 1],
+      ["worker_payout", 1],
+    ]);
+    await expectLedgerBalanced();
+  });
+
   it("split keeps every sat with odd amounts and at 0 % and 100 %", async () => {
     const admin = await adminSignIn();
     for (const [payment, share, worker, hirer] of [

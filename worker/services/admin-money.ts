@@ -1,14 +1,15 @@
 // Money health for the admin (beyond the spec): the ledger invariant check of DESIGN.md §3, the wallet's
-// own check, and the payouts that need a human: failed ones (with their last error), stuck ones, ones the
-// wallet does not know ("needs a look", with the payment hash), ones held because routing would cost more
-// than their cap, and ones a wallet paid above the cap. A retry goes through the payout machinery, which
-// never pays twice: a failed payout is made due now and attempted; one in flight is only looked up by its
-// payment hash (resolveInFlightPayout), never paid blindly.
+// own check, and the payouts that need a human: failed ones (with their last error), stuck ones, ones held
+// in doubt ("needs a look", with each payment hash in doubt), ones held because routing would cost more
+// than their cap, and ones a wallet paid above the cap. A retry goes through the payout rule
+// (attemptPayout), which never pays twice: a failed payout is made due now and attempted; one held in
+// doubt is only looked up by its hashes, and paid again only once they are known never to have sent money
+// — or once the admin, after checking the node, marks it failed (markPayoutFailed).
 import { and, asc, desc, eq, inArray, isNotNull, lte, or } from "drizzle-orm";
 import { backendStatus, gigs, payoutAttempts, payouts, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { checkLedger } from "./ledger";
-import { attemptPayout, resolveInFlightPayout, type PayoutRow } from "./payouts";
+import { attemptPayout, claimIsLive, doubtfulHashesOf, makeDueNow, type AttemptResult, type PayoutRow } from "./payouts";
 import type { WalletCheck } from "../lightning/backend";
 import type { Deps } from "./deps";
 import type { MoneyHealth, PayoutAttemptView, PayoutProblem } from "../../domain/admin-views";
@@ -21,7 +22,7 @@ export const STUCK_AFTER_MS = 5 * 60 * 1000;
 /** What the payout needs from the admin, as Money Health shows it. */
 function problemOf(p: PayoutRow): PayoutProblem["problem"] {
   if (p.status === "succeeded") return "paid_over_cap";
-  if (p.hold === "unknown_to_wallet") return "needs_look";
+  if (p.hold === "in_doubt") return "needs_look";
   if (p.hold === "fee_over_cap" || p.hold === "destination_over_cap") return "fee_over_cap";
   return p.status === "failed" ? "failed" : "stuck";
 }
@@ -65,6 +66,7 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "lightning">, now = ne
       .limit(limit),
   ]);
   const history = await attemptsOf(deps, rows.map((r) => r.p.id));
+  const doubtful = await doubtfulHashesOf(deps, rows.filter((r) => r.p.hold === "in_doubt").map((r) => r.p.id));
   return {
     ledger,
     wallet,
@@ -80,6 +82,7 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "lightning">, now = ne
       problem: problemOf(p),
       hold: p.hold,
       paymentHash: p.paymentHash,
+      doubtfulHashes: doubtful.get(p.id) ?? [],
       routingFee: p.routingFee,
       feeCap: p.feeCap,
       history: history.get(p.id) ?? [],
@@ -105,47 +108,34 @@ async function attemptsOf(deps: Pick<Deps, "db">, payoutIds: string[]): Promise<
     .orderBy(asc(payoutAttempts.createdAt), asc(payoutAttempts.attempt));
   for (const r of rows) {
     const list = byPayout.get(r.payoutId) ?? [];
-    list.push({ attempt: r.attempt, destination: r.destination, outcome: r.outcome, detail: r.detail, at: r.createdAt });
+    list.push({ attempt: r.attempt, destination: r.destination, outcome: r.outcome, paymentHash: r.paymentHash, detail: r.detail, at: r.createdAt });
     byPayout.set(r.payoutId, list.slice(-20));
   }
   return byPayout;
 }
 
 /**
- * The admin's retry button. failed: due now, then attempted (the attempt's compare-and-set lets one
- * caller pay); one held over its fee cap is paid with the general cap (the admin's "Pay anyway").
- * pending: attempted. in_flight for over 5 minutes, or one the wallet did not know: only looked up by
- * payment hash, settled or failed by what the wallet says, never paid again. succeeded, or in flight
- * just now: 409.
+ * The admin's retry button. failed: due now, then attempted (the attempt's claim lets one caller pay); one
+ * held over its fee cap is paid with the general cap (the admin's "Pay anyway"). pending, or in flight and
+ * not claimed (held in doubt, or an attempt that stopped without a word): attempted, which looks the hashes
+ * in doubt up and pays a new invoice only if every one is known never to have sent money. succeeded, or an
+ * attempt running right now: 409.
  */
-export async function retryPayoutAsAdmin(deps: Deps, payoutId: string): Promise<{ id: string; status: PayoutRow["status"] | "busy"; lastError: string | null }> {
+export async function retryPayoutAsAdmin(deps: Deps, payoutId: string): Promise<{ id: string; status: AttemptResult; lastError: string | null }> {
   const status = await retryPayout(deps, payoutId);
   const after = await deps.db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
   return { id: payoutId, status, lastError: after?.lastError ?? null };
 }
 
-async function retryPayout(deps: Deps, payoutId: string): Promise<PayoutRow["status"] | "busy"> {
+async function retryPayout(deps: Deps, payoutId: string): Promise<AttemptResult> {
   const payout = await deps.db.query.payouts.findFirst({ where: eq(payouts.id, payoutId) });
   if (!payout) throw notFound("Payout not found", "payout_not_found");
-  switch (payout.status) {
-    case "succeeded":
-      throw conflict("This payout was already paid.", "payout_already_paid");
-    case "in_flight":
-      // An attempt may be between claiming the row and recording its invoice: only one that has
-      // been quiet for a while is looked up (the cron waits likewise).
-      if (payout.hold !== "unknown_to_wallet" && (!payout.updatedAt || Date.parse(payout.updatedAt) > Date.now() - STUCK_AFTER_MS)) {
-        throw conflict("This payout is being paid right now. Try again in a few minutes.", "payout_in_flight");
-      }
-      return resolveInFlightPayout(deps, payout);
-    case "failed": {
-      const overCap = payout.hold === "fee_over_cap" || payout.hold === "destination_over_cap";
-      await deps.db
-        .update(payouts)
-        .set({ nextAttemptAt: new Date(Date.now() - 1000).toISOString(), hold: null })
-        .where(and(eq(payouts.id, payout.id), eq(payouts.status, "failed")));
-      return attemptPayout(deps, payout.id, { adminApproved: overCap });
-    }
-    case "pending":
-      return attemptPayout(deps, payout.id);
+  if (payout.status === "succeeded") throw conflict("This payout was already paid.", "payout_already_paid");
+  if (claimIsLive(payout)) throw conflict("This payout is being paid right now. Try again in a few minutes.", "payout_in_flight");
+  if (payout.status === "failed") {
+    const overCap = payout.hold === "fee_over_cap" || payout.hold === "destination_over_cap";
+    await makeDueNow(deps, payout.id);
+    return attemptPayout(deps, payout.id, { adminApproved: overCap });
   }
+  return attemptPayout(deps, payout.id);
 }

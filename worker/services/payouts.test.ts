@@ -9,12 +9,13 @@ import { expectLedgerBalanced, payoutsOf, receivedBy } from "../test/money";
 import { makeDeps } from "../composition";
 import type { DevPayFault } from "../lightning/dev-backend";
 import { lnurlProvider, scriptedFetch, strangerInvoice, streamingBody, type Handler } from "../lightning/test-helpers";
-import { attemptPayout, resolveInFlightPayout, retryPayouts } from "./payouts";
+import { attemptPayout, retryPayouts } from "./payouts";
 import { moneyHealth, retryPayoutAsAdmin } from "./admin-money";
 import type { Deps } from "./deps";
 import type { LightningBackend } from "../lightning/backend";
 import { decodeInvoice } from "../lightning/invoice";
 import { statement } from "../db/test-statements";
+import { adminSignIn, asAdmin } from "../test/admin";
 
 /** A job approved with payouts not attempted yet: the payout row exists, pending. */
 async function approvedWithPendingPayout() {
@@ -33,8 +34,6 @@ const depsWithFault = (fault: DevPayFault | null) => makeDeps(env, () => {}, { d
 
 const paymentsMade = async () => (await statement("SELECT COUNT(*) AS n FROM dev_lightning_payments").first<{ n: number }>())!.n;
 
-const payoutModel = async (id: string) => (await makeDeps(env, () => {}).db.query.payouts.findFirst({ where: (t, { eq }) => eq(t.id, id) }))!;
-
 const payoutRow = async (id: string) => (await statement("SELECT * FROM payouts WHERE id = ?", id).first<Record<string, any>>())!;
 
 describe("payouts", () => {
@@ -44,9 +43,9 @@ describe("payouts", () => {
     expect(await receivedBy(job.address)).toBe(9_750);
     expect((await payoutRow(job.payoutId)).status).toBe("in_flight");
 
-    // Another attempt cannot start while it is in flight.
-    expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("busy");
-    expect(await resolveInFlightPayout(depsWithFault(null), await payoutModel(job.payoutId))).toBe("succeeded");
+    // Held in doubt: the next attempt looks its hash up, finds it paid, and settles it without paying again.
+    expect((await payoutRow(job.payoutId)).hold).toBe("in_doubt");
+    expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("succeeded");
     expect(await receivedBy(job.address)).toBe(9_750);
     expect((await payoutRow(job.payoutId)).status).toBe("succeeded");
     await expectLedgerBalanced();
@@ -72,7 +71,8 @@ describe("payouts", () => {
   it("an answer lost before paying stays in flight and is not paid blindly", async () => {
     const job = await approvedWithPendingPayout();
     expect(await attemptPayout(depsWithFault("unknown_before_paying"), job.payoutId)).toBe("in_flight");
-    expect(await resolveInFlightPayout(depsWithFault(null), await payoutModel(job.payoutId))).not.toBe("succeeded");
+    // The wallet does not know the hash: still in doubt, nothing paid.
+    expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("in_flight");
     expect(await receivedBy(job.address)).toBe(0);
     await expectLedgerBalanced();
   });
@@ -80,15 +80,16 @@ describe("payouts", () => {
   it("a payment the wallet does not know stays in flight, held for a look, even long after its invoice expired", async () => {
     const job = await approvedWithPendingPayout();
     expect(await attemptPayout(depsWithFault("unknown_before_paying"), job.payoutId)).toBe("in_flight");
-    const expired = await strangerInvoice({ amountMsat: 9_750_000, timestampSec: Math.floor(Date.now() / 1000) - 3600, expirySec: 600 });
-    await statement("UPDATE payouts SET bolt11 = ?, payment_hash = ?, updated_at = ? WHERE id = ?", expired.bolt11, expired.paymentHash, new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
-    expect(await resolveInFlightPayout(depsWithFault(null), await payoutModel(job.payoutId))).toBe("in_flight");
-    expect(await payoutRow(job.payoutId)).toMatchObject({ status: "in_flight", hold: "unknown_to_wallet", payment_hash: expired.paymentHash });
-    // The cron looks it up again, and pays nothing.
-    await statement("UPDATE payouts SET updated_at = ? WHERE id = ?", new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
-    await retryPayouts(depsWithFault(null));
-    expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("busy");
-    expect((await payoutRow(job.payoutId)).status).toBe("in_flight");
+    const { payment_hash: hash } = await payoutRow(job.payoutId);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3 * 3600_000 });
+    try {
+      // Hours later, the cron and the next attempts look it up again, and pay nothing.
+      await retryPayouts(depsWithFault(null));
+      expect(await attemptPayout(depsWithFault(null), job.payoutId)).toBe("in_flight");
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await payoutRow(job.payoutId)).toMatchObject({ status: "in_flight", hold: "in_doubt", payment_hash: hash });
     expect(await receivedBy(job.address)).toBe(0);
     await expectLedgerBalanced();
   });
@@ -131,7 +132,7 @@ describe("payouts", () => {
       // The node settles at last: the wallet now knows the payment.
       expect((await dev.payInvoice(held!.bolt11, 10)).status).toBe("succeeded");
       settled = true;
-      await statement("UPDATE payouts SET updated_at = ? WHERE id = ?", new Date(Date.now() - 120_000).toISOString(), job.payoutId).run();
+      await statement("UPDATE payouts SET next_attempt_at = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
       await retryPayouts(deps);
     } finally {
       vi.useRealTimers();
@@ -217,7 +218,7 @@ describe("routing fees are bounded by what the gig earned", () => {
     const { payoutId } = await tinyRefundPending();
     const paymentsBefore = await paymentsMade();
     expect(await attemptPayout(routedAt(10), payoutId)).toBe("failed");
-    expect(await payoutRow(payoutId)).toMatchObject({ status: "failed", hold: "fee_over_cap", fee_cap: 3 });
+    expect(await payoutRow(payoutId)).toMatchObject({ status: "failed", hold: "fee_over_cap", fee_cap: 1 });
     await statement("UPDATE payouts SET next_attempt_at = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), payoutId).run();
     await retryPayouts(routedAt(10));
     expect(await attemptPayout(routedAt(10), payoutId)).toBe("busy");
@@ -237,8 +238,8 @@ describe("routing fees are bounded by what the gig earned", () => {
 
   it("a route within the cap pays at once", async () => {
     const { payoutId } = await tinyRefundPending();
-    expect(await attemptPayout(routedAt(3), payoutId)).toBe("succeeded");
-    expect(await payoutRow(payoutId)).toMatchObject({ status: "succeeded", routing_fee: 3, over_fee_cap: 0 });
+    expect(await attemptPayout(routedAt(1), payoutId)).toBe("succeeded");
+    expect(await payoutRow(payoutId)).toMatchObject({ status: "succeeded", routing_fee: 1, over_fee_cap: 0 });
     await expectLedgerBalanced();
   });
 
@@ -329,6 +330,164 @@ describe("payees unstick their own payouts", () => {
     expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.worker.token, "POST")).toMatchObject({ status: 200, body: { status: "succeeded" } });
     expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.worker.token, "POST")).toMatchObject({ status: 409, body: { error: "payout_already_paid" } });
     expect(await receivedBy(job.address)).toBe(9_750);
+    await expectLedgerBalanced();
+  });
+});
+
+describe("the one payout rule: a new invoice only when every earlier attempt is known never to have sent money", () => {
+  /**
+   * A wallet whose first pay call waits until the test answers it (later ones, of other tests' payouts the
+   * cron may pick up, are refused); look-ups answer what the test says.
+   */
+  function gatedWallet(dev: LightningBackend) {
+    const pending: { bolt11: string; answer: (r: Awaited<ReturnType<LightningBackend["payInvoice"]>>) => void }[] = [];
+    const lookups: string[] = [];
+    let lookupAnswer: Awaited<ReturnType<LightningBackend["lookupPayment"]>> = { status: "pending" };
+    const wallet: LightningBackend = {
+      kind: "dev",
+      createInvoice: (...args) => dev.createInvoice(...args),
+      lookupInvoice: (hash) => dev.lookupInvoice(hash),
+      payInvoice: (bolt11) =>
+        pending.length === 0 ? new Promise((answer) => pending.push({ bolt11, answer })) : Promise.resolve({ status: "failed", reason: "another test's payout" }),
+      async lookupPayment(hash) {
+        lookups.push(hash);
+        return lookupAnswer;
+      },
+    };
+    return { wallet, pending, lookups, answerLookups: (a: typeof lookupAnswer) => (lookupAnswer = a) };
+  }
+
+  async function until(condition: () => boolean) {
+    for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(condition()).toBe(true);
+  }
+
+  it("the cron neither looks up nor retries a payout whose attempt may still be running (an LNbits pay call can last 95 s)", async () => {
+    const job = await approvedWithPendingPayout();
+    const base = depsWithFault(null);
+    const gate = gatedWallet(base.devWallet!);
+    const deps: Deps = { ...base, lightning: gate.wallet };
+    const running = attemptPayout(deps, job.payoutId);
+    await until(() => gate.pending.length === 1);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 95_000 });
+    try {
+      await retryPayouts(deps);
+      expect(await retryPayoutAsAdmin(deps, job.payoutId).catch((e: { status: number }) => e.status)).toBe(409);
+      expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.worker.token, "POST")).toMatchObject({ status: 409 });
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(gate.lookups).not.toContain(decodeInvoice(gate.pending[0]!.bolt11).paymentHash);
+    expect(gate.pending).toHaveLength(1);
+    // The slow payment settles: paid once.
+    const paid = await base.devWallet!.payInvoice(gate.pending[0]!.bolt11, 100);
+    gate.pending[0]!.answer(paid);
+    expect(await running).toBe("succeeded");
+    expect(await receivedBy(job.address)).toBe(9_750);
+    await expectLedgerBalanced();
+  });
+
+  it("an attempt that outlived its claim cannot write its outcome over the newer claim's: its late 'failed' never frees a new invoice", async () => {
+    const job = await approvedWithPendingPayout();
+    const base = depsWithFault(null);
+    const gate = gatedWallet(base.devWallet!);
+    const deps: Deps = { ...base, lightning: gate.wallet };
+    const stale = attemptPayout(deps, job.payoutId);
+    await until(() => gate.pending.length === 1);
+    // The first attempt's worker went quiet past its claim; the cron takes the payout over and looks its hash up.
+    await statement("UPDATE payouts SET claimed_until = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
+    expect(await attemptPayout(deps, job.payoutId)).toBe("in_flight");
+    expect(gate.lookups).toHaveLength(1);
+    // Now the stale attempt hears "failed": too late, its claim is gone.
+    gate.pending[0]!.answer({ status: "failed", reason: "no route" });
+    await stale;
+    expect(await payoutRow(job.payoutId)).toMatchObject({ status: "in_flight", hold: "in_doubt" });
+    await statement("UPDATE payouts SET next_attempt_at = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), job.payoutId).run();
+    await retryPayouts(deps);
+    expect(gate.pending, "no second invoice was handed to the wallet").toHaveLength(1);
+  });
+
+  it("keeps every attempt's hash; the admin marks a payout in doubt failed only by naming exactly those hashes, and only then is a new invoice paid", async () => {
+    const job = await approvedWithPendingPayout();
+    expect(await attemptPayout(depsWithFault("unknown_before_paying"), job.payoutId)).toBe("in_flight");
+    const first = (await payoutRow(job.payoutId)).payment_hash as string;
+    const admin = await adminSignIn();
+    const markFailed = (paymentHashes: unknown) => asAdmin(admin, `/api/admin/payouts/${job.payoutId}/mark-failed`, "POST", { paymentHashes });
+
+    const health = await moneyHealth(depsWithFault(null));
+    expect(health.payouts.find((p) => p.id === job.payoutId)).toMatchObject({ problem: "needs_look", hold: "in_doubt", doubtfulHashes: [first] });
+    // The payee cannot retry it: it is not failed.
+    expect(await call(`/api/user/payouts/${job.payoutId}/retry`, job.worker.token, "POST")).toMatchObject({ status: 409 });
+
+    expect(await markFailed(["ab".repeat(32)])).toMatchObject({ status: 400, body: { error: "hashes_mismatch" } });
+    expect(await markFailed([])).toMatchObject({ status: 400 });
+    expect((await payoutRow(job.payoutId)).status).toBe("in_flight");
+    expect(await markFailed([first])).toMatchObject({ status: 200, body: { status: "failed" } });
+    expect(await markFailed([first])).toMatchObject({ status: 409, body: { error: "payout_not_in_doubt" } });
+
+    // Now a new invoice is paid, once; the first attempt stays in the history as marked failed.
+    expect((await retryPayoutAsAdmin(depsWithFault(null), job.payoutId)).status).toBe("succeeded");
+    expect(await receivedBy(job.address)).toBe(9_750);
+    const attempts = (await statement("SELECT outcome, payment_hash, detail FROM payout_attempts WHERE payout_id = ? AND payment_hash IS NOT NULL ORDER BY created_at, attempt", job.payoutId).all<Record<string, string>>()).results;
+    expect(attempts.map((a) => a.outcome)).toEqual(["marked_failed", "succeeded"]);
+    expect(attempts[0]).toMatchObject({ payment_hash: first, detail: "Marked failed by the admin after checking the node" });
+    expect(attempts[1]!.payment_hash).not.toBe(first);
+    await expectLedgerBalanced();
+  });
+
+  it("a payout is never marked failed while paid: a look-up that finds the payment settles it instead", async () => {
+    const job = await approvedWithPendingPayout();
+    expect(await attemptPayout(depsWithFault("unknown_after_paying"), job.payoutId)).toBe("in_flight");
+    const admin = await adminSignIn();
+    // The admin's Look up comes first and finds it paid; marking it failed afterwards is refused.
+    expect((await retryPayoutAsAdmin(depsWithFault(null), job.payoutId)).status).toBe("succeeded");
+    const hash = (await payoutRow(job.payoutId)).payment_hash as string;
+    expect(await asAdmin(admin, `/api/admin/payouts/${job.payoutId}/mark-failed`, "POST", { paymentHashes: [hash] })).toMatchObject({ status: 409 });
+    expect(await receivedBy(job.address)).toBe(9_750);
+  });
+
+  it("a member paid above the cap twice stays held whatever address they set, in any case", async () => {
+    const base = depsWithFault(null);
+    const dev = base.devWallet!;
+    const noLimitWallet: LightningBackend = {
+      kind: "nwc",
+      createInvoice: (...args) => dev.createInvoice(...args),
+      lookupInvoice: (hash) => dev.lookupInvoice(hash),
+      async payInvoice(bolt11) {
+        const paid = await dev.payInvoice(bolt11, 1_000_000);
+        return paid.status === "succeeded" ? { ...paid, feeSats: 150 } : paid;
+      },
+      lookupPayment: (hash) => dev.lookupPayment(hash),
+    };
+    const deps: Deps = { ...base, lightning: noLimitWallet };
+    // One member is paid twice at an address, above the cap each time.
+    const [first, second, third, fourth] = [await approvedWithPendingPayout(), await approvedWithPendingPayout(), await approvedWithPendingPayout(), await approvedWithPendingPayout()];
+    const address = `Greedy${first.tag}@wallet.test`;
+    await statement("UPDATE users SET lightning_address = ? WHERE id = ?", address, first.worker.id).run();
+    await statement("UPDATE payouts SET recipient_id = ? WHERE id IN (?, ?, ?)", first.worker.id, first.payoutId, second.payoutId, third.payoutId).run();
+    expect(await attemptPayout(deps, first.payoutId)).toBe("succeeded");
+    expect(await attemptPayout(deps, second.payoutId)).toBe("succeeded");
+    // A brand-new address does not reset the member's count.
+    await statement("UPDATE users SET lightning_address = ? WHERE id = ?", `fresh${first.tag}@wallet.test`, first.worker.id).run();
+    expect(await attemptPayout(deps, third.payoutId)).toBe("failed");
+    expect(await payoutRow(third.payoutId)).toMatchObject({ hold: "destination_over_cap" });
+    // Another member at the same address, written in capitals, is held too.
+    await statement("UPDATE users SET lightning_address = ? WHERE id = ?", address.toUpperCase(), fourth.worker.id).run();
+    expect(await attemptPayout(deps, fourth.payoutId)).toBe("failed");
+    expect(await payoutRow(fourth.payoutId)).toMatchObject({ hold: "destination_over_cap" });
+  });
+
+  it("a 1,000,000-sat refund, on which the platform earns nothing, may spend at most 10 sats on routing", async () => {
+    const hirer = await signUp({ lightningAddress: "alice@provider.com" });
+    const { gig, paymentRequest } = await postGig(hirer, { payment: 1_000_000 });
+    expect((await payWithDevWallet(paymentRequest!)).status).toBe(200);
+    const deps = makeDeps(env, () => {}, { networkFetch: scriptedFetch(lnurlProvider({ payRequest: { maxSendable: 2_000_000_000 } })).fetch, devWallet: { externalFeeSats: 11 } });
+    await cancelGig(deps, await findUserById(deps, hirer.id), gig.id as string);
+    const [refund] = await payoutsOf(gig.id as string);
+    const paymentsBefore = await paymentsMade();
+    expect(await attemptPayout(deps, refund!.id)).toBe("failed");
+    expect(await payoutRow(refund!.id)).toMatchObject({ status: "failed", hold: "fee_over_cap", fee_cap: 10, amount: 1_025_000 });
+    expect(await paymentsMade()).toBe(paymentsBefore);
     await expectLedgerBalanced();
   });
 });
