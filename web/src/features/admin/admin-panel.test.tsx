@@ -5,7 +5,7 @@ import { AdminRoute } from "../../routes/admin";
 import { apiError, mockApi, type ApiCall } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
 import { ADMIN_TOKEN_KEY } from "./admin-session";
-import type { AdminGig, AdminReport, Dispute, UnreadChat } from "./types";
+import type { AdminGig, AdminReport, Dispute, MoneyHealth, PayoutProblem, UnreadChat } from "./types";
 
 const stats = { totalEscrow: 30_750, totalRevenue: 500, activeGigs: 2, openGigs: 1, completedGigs: 4, disputedGigs: 1, totalUsers: 9 };
 
@@ -48,6 +48,51 @@ const dispute: Dispute = {
   edits: [],
 };
 
+const payoutBase = {
+  gigId: "g1",
+  gigTitle: "Design a logo",
+  purpose: "worker_payout",
+  amount: 9_750,
+  attempts: 1,
+  nextAttemptAt: null,
+  destination: "wes@wallet.test",
+  recipient: { id: "w1", username: "npub1worker", displayName: "Wes", lightningAddress: "wes@wallet.test" },
+  createdAt: "2026-11-01T00:00:00.000Z",
+  updatedAt: null,
+  routingFee: null,
+  feeCap: 98,
+  doubtfulHashes: [],
+  history: [],
+} satisfies Partial<PayoutProblem>;
+
+const [h0, h1, h2] = ["ef".repeat(32), "ab".repeat(32), "cd".repeat(32)];
+
+/** A payout held in doubt: its second and third attempts may have sent money (the first was marked failed). */
+const inDoubt: PayoutProblem = {
+  ...payoutBase,
+  id: "p1",
+  status: "in_flight",
+  problem: "needs_look",
+  hold: "in_doubt",
+  paymentHash: h2,
+  doubtfulHashes: [h1, h2],
+  attempts: 3,
+  lastError: "The connection dropped after the request left",
+  history: [
+    { attempt: 1, destination: "wes@wallet.test", outcome: "marked_failed", paymentHash: h0, detail: "checked on the node", at: "2026-11-01T00:01:00.000Z" },
+    { attempt: 2, destination: "wes@wallet.test", outcome: "unknown", paymentHash: h1, detail: "the connection dropped", at: "2026-11-01T00:05:00.000Z" },
+    { attempt: 3, destination: "wes@wallet.test", outcome: "sending", paymentHash: h2, detail: null, at: "2026-11-01T00:09:00.000Z" },
+  ],
+};
+
+const moneyWith = (payouts: PayoutProblem[]): MoneyHealth => ({
+  ledger: { ok: true, problems: [], wallet: 31_250, escrow: 30_750, fees: 500, payables: 0 },
+  backends: [],
+  wallet: null,
+  payouts,
+  checkedAt: "",
+});
+
 function panelApi(overrides: Record<string, (call: ApiCall) => unknown> = {}) {
   return mockApi({
     "GET /api/admin/stats": () => stats,
@@ -83,8 +128,7 @@ describe("the admin panel", () => {
     expect(api.callsTo("GET", "/api/admin/stats")[0]!.headers["x-admin-token"]).toBe("tok-admin");
   });
 
-  it("money health: a payout the wallet does not know needs a look (with its hash), a held one is paid anyway, the wallet's problem shows", async () => {
-    const base = { gigId: "g1", gigTitle: "Design a logo", purpose: "worker_payout", amount: 9_750, attempts: 1, nextAttemptAt: null, destination: "wes@wallet.test", recipient: { id: "w1", username: "npub1worker", displayName: "Wes", lightningAddress: "wes@wallet.test" }, createdAt: "2026-11-01T00:00:00.000Z", updatedAt: null, routingFee: null, feeCap: 98, history: [] };
+  it("money health: a payout held in doubt needs a look (with its hash), a held one is paid anyway, the wallet's problem shows", async () => {
     const hash = "ab".repeat(32);
     const api = panelApi({
       "GET /api/admin/money": () => ({
@@ -92,9 +136,9 @@ describe("the admin panel", () => {
         wallet: { ok: false, checkedAt: "", problem: "LNbits answered 401: use the wallet's admin key" },
         backends: [{ backend: "lnbits", lastOkAt: new Date(Date.now() - 120_000).toISOString(), lastOkCall: "createInvoice", lastErrorAt: new Date(Date.now() - 60_000).toISOString(), lastErrorCall: "payInvoice", lastError: "LNbits did not answer" }],
         payouts: [
-          { ...base, id: "p1", status: "in_flight", problem: "needs_look", hold: "unknown_to_wallet", paymentHash: hash, lastError: "The wallet has no payment with this hash" },
+          { ...payoutBase, id: "p1", status: "in_flight", problem: "needs_look", hold: "in_doubt", paymentHash: hash, doubtfulHashes: [hash], lastError: "The wallet has no payment with this hash" },
           {
-            ...base,
+            ...payoutBase,
             id: "p2",
             status: "failed",
             problem: "fee_over_cap",
@@ -103,11 +147,11 @@ describe("the admin panel", () => {
             lastError: "no route within 3 sats of fees",
             amount: 2,
             history: [
-              { attempt: 1, destination: "old@wallet.test", outcome: "failed", detail: "The provider did not answer", at: "2026-11-01T00:01:00.000Z" },
-              { attempt: 2, destination: "wes@wallet.test", outcome: "held", detail: "no route within 3 sats of fees", at: "2026-11-01T00:05:00.000Z" },
+              { attempt: 1, destination: "old@wallet.test", outcome: "failed", paymentHash: null, detail: "The provider did not answer", at: "2026-11-01T00:01:00.000Z" },
+              { attempt: 2, destination: "wes@wallet.test", outcome: "held", paymentHash: null, detail: "no route within 3 sats of fees", at: "2026-11-01T00:05:00.000Z" },
             ],
           },
-          { ...base, id: "p3", status: "succeeded", problem: "paid_over_cap", hold: null, paymentHash: null, lastError: null, routingFee: 120, amount: 5_000 },
+          { ...payoutBase, id: "p3", status: "succeeded", problem: "paid_over_cap", hold: null, paymentHash: null, lastError: null, routingFee: 120, amount: 5_000 },
         ],
         checkedAt: "",
       }),
@@ -128,6 +172,66 @@ describe("the admin panel", () => {
     expect(screen.getByText("LNbits answered 401: use the wallet's admin key")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Pay anyway payout of 2 sats to Wes" }));
     await waitFor(() => expect(api.callsTo("POST", "/api/admin/payouts/p2/retry")).toHaveLength(1));
+    expect(screen.queryByRole("button", { name: "Mark failed payout of 2 sats to Wes" })).not.toBeInTheDocument();
+  });
+
+  it("a payout held in doubt shows every hash and its history; Mark failed names them, Cancel posts nothing, confirming posts exactly those hashes", async () => {
+    const api = panelApi({
+      "GET /api/admin/money": () => moneyWith([inDoubt]),
+      "POST /api/admin/payouts/p1/mark-failed": () => ({ id: "p1", status: "failed", lastError: "Marked failed by the admin after checking the node" }),
+    });
+    const user = renderPanel();
+    const hashList = await screen.findByRole("list", { name: "Payment hashes in doubt, payout of 9,750 sats to Wes" });
+    expect(within(hashList).getAllByRole("listitem").map((li) => li.querySelector("code")!.textContent)).toEqual([h1, h2]);
+    expect(screen.getByText(/not paid again until the wallet answers .* or you mark it failed after checking your Lightning node/)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Copy payment hash 2 of payout of 9,750 sats to Wes" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Look up payout of 9,750 sats to Wes" })).toBeInTheDocument();
+    expect(screen.getByText("History of attempts (3)")).toBeInTheDocument();
+    expect(screen.getByText(/#1 .* · Marked failed by the admin: checked on the node/)).toHaveTextContent(`hash ${h0}`);
+    expect(screen.getByText(/#2 .* · outcome unknown: the connection dropped/)).toHaveTextContent(`hash ${h1}`);
+    expect(screen.getByText(/#3 .* · Sent to the wallet, no answer yet/)).toHaveTextContent(`hash ${h2}`);
+
+    await user.click(screen.getByRole("button", { name: "Mark failed payout of 9,750 sats to Wes" }));
+    let dialog = await screen.findByRole("alertdialog", { name: "Mark this payout failed?" });
+    expect(dialog).toHaveAccessibleDescription(/only do this after checking on your Lightning node that none of these payments was sent: a new invoice will then be paid to the recipient/i);
+    expect(within(dialog).getByText(h1)).toBeInTheDocument();
+    expect(within(dialog).getByText(h2)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    expect(api.callsTo("POST", "/api/admin/payouts/p1/mark-failed")).toHaveLength(0);
+
+    const reads = api.callsTo("GET", "/api/admin/money").length;
+    await user.click(screen.getByRole("button", { name: "Mark failed payout of 9,750 sats to Wes" }));
+    dialog = await screen.findByRole("alertdialog", { name: "Mark this payout failed?" });
+    await user.click(within(dialog).getByRole("button", { name: "Mark failed" }));
+    expect(await findToast("Payout Marked Failed")).toBeInTheDocument();
+    const posts = api.callsTo("POST", "/api/admin/payouts/p1/mark-failed");
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.body).toEqual({ paymentHashes: [h1, h2] });
+    expect(posts[0]!.headers["x-admin-token"]).toBe("tok-admin");
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    await waitFor(() => expect(api.callsTo("GET", "/api/admin/money").length).toBeGreaterThan(reads));
+  });
+
+  it("a refused Mark failed shows the server's message in the dialog and reads Money Health again", async () => {
+    const api = panelApi({
+      "GET /api/admin/money": () => moneyWith([inDoubt]),
+      "POST /api/admin/payouts/p1/mark-failed": () =>
+        new Response(JSON.stringify({ error: "The hashes in doubt are not these; look at the payout again.", code: "hashes_mismatch" }), { status: 400, headers: { "Content-Type": "application/json" } }),
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("button", { name: "Mark failed payout of 9,750 sats to Wes" }));
+    const dialog = await screen.findByRole("alertdialog", { name: "Mark this payout failed?" });
+    const reads = api.callsTo("GET", "/api/admin/money").length;
+    await user.click(within(dialog).getByRole("button", { name: "Mark failed" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("The hashes in doubt are not these; look at the payout again.");
+    expect(api.callsTo("POST", "/api/admin/payouts/p1/mark-failed")[0]!.body).toEqual({ paymentHashes: [h1, h2] });
+    await waitFor(() => expect(api.callsTo("GET", "/api/admin/money").length).toBeGreaterThan(reads));
+    expect(screen.getByRole("alertdialog", { name: "Mark this payout failed?" })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument());
+    await user.click(screen.getByRole("button", { name: "Mark failed payout of 9,750 sats to Wes" }));
+    expect(within(await screen.findByRole("alertdialog")).queryByRole("alert")).not.toBeInTheDocument();
   });
 
   it("a dispute shows the gig's edits with each field's old and new value, and which came after funding", async () => {

@@ -1,12 +1,15 @@
 // Dashboard: the stats of SPEC.md §3 Admin stats, and (beyond the spec) the money health view: the
-// ledger invariant check and the payouts that failed or are stuck, each with a retry button.
-import type { ReactNode } from "react";
+// ledger invariant check and the payouts that failed or are stuck, each with a retry button; a payout held
+// in doubt (an attempt may have sent money) shows its hashes and can be marked failed after a confirmation.
+import { useState, type ReactNode } from "react";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
+import { CopyButton } from "../../components/ui/copy-button";
 import { AlertIcon, CheckIcon } from "../../components/ui/icons";
 import { Skeleton } from "../../components/ui/skeleton";
 import { formatDate, formatSats, timeAgo } from "../../lib/format";
+import { MarkFailedDialog, recipientName, type MarkFailedTarget } from "./mark-failed-dialog";
 import { useAdminStats, useMoneyHealth, useRetryPayout } from "./use-admin";
 import type { PayoutProblem } from "./types";
 
@@ -50,6 +53,7 @@ const purposeLabel = (purpose: string) => PURPOSE_LABELS[purpose] ?? (purpose.st
 function MoneyHealthCard() {
   const health = useMoneyHealth();
   const retry = useRetryPayout();
+  const [markFailed, setMarkFailed] = useState<MarkFailedTarget | null>(null);
   const data = health.data;
   return (
     <Card>
@@ -145,13 +149,20 @@ function MoneyHealthCard() {
               ) : (
                 <ul className="flex flex-col gap-2">
                   {data.payouts.map((p) => (
-                    <PayoutRow key={p.id} payout={p} retrying={retry.isPending && retry.variables === p.id} onRetry={() => retry.mutate(p.id)} />
+                    <PayoutRow
+                      key={p.id}
+                      payout={p}
+                      retrying={retry.isPending && retry.variables === p.id}
+                      onRetry={() => retry.mutate(p.id)}
+                      onMarkFailed={() => setMarkFailed({ payout: p, hashes: [...doubtfulHashes(p)] })}
+                    />
                   ))}
                 </ul>
               )}
             </section>
           </>
         )}
+        <MarkFailedDialog target={markFailed} onClose={() => setMarkFailed(null)} />
       </CardContent>
     </Card>
   );
@@ -165,7 +176,17 @@ const PROBLEM_BADGE: Record<PayoutProblem["problem"], { label: string; variant: 
   paid_over_cap: { label: "Paid over fee cap", variant: "warning" },
 };
 
-const ATTEMPT_OUTCOME: Record<PayoutProblem["history"][number]["outcome"], string> = { succeeded: "paid", failed: "failed", held: "held", unknown: "outcome unknown" };
+const ATTEMPT_OUTCOME: Record<PayoutProblem["history"][number]["outcome"], string> = {
+  sending: "Sent to the wallet, no answer yet",
+  succeeded: "paid",
+  failed: "failed",
+  held: "held",
+  unknown: "outcome unknown",
+  marked_failed: "Marked failed by the admin",
+};
+
+/** The hashes of a payout held in doubt: what the admin checks on the node, and names to mark it failed. */
+const doubtfulHashes = (p: PayoutProblem): string[] => (p.hold === "in_doubt" ? (p.doubtfulHashes ?? []) : []);
 
 /** What the row's button does: look an in-flight payment up, pay a held one anyway, or retry. */
 function actionLabel(p: PayoutProblem): string {
@@ -174,8 +195,20 @@ function actionLabel(p: PayoutProblem): string {
   return "Retry";
 }
 
-function PayoutRow({ payout: p, retrying, onRetry }: { payout: PayoutProblem; retrying: boolean; onRetry: () => void }) {
-  const who = p.recipient.displayName || p.recipient.username || p.recipient.id;
+function PayoutRow({
+  payout: p,
+  retrying,
+  onRetry,
+  onMarkFailed,
+}: {
+  payout: PayoutProblem;
+  retrying: boolean;
+  onRetry: () => void;
+  onMarkFailed: () => void;
+}) {
+  const who = recipientName(p);
+  const naming = `payout of ${formatSats(p.amount)} to ${who}`;
+  const hashes = doubtfulHashes(p);
   return (
     <li className="flex flex-col gap-2 rounded-lg border border-stone-200 p-3 sm:flex-row sm:items-start">
       <div className="flex min-w-0 flex-1 flex-col gap-1 text-sm">
@@ -192,11 +225,27 @@ function PayoutRow({ payout: p, retrying, onRetry }: { payout: PayoutProblem; re
           {p.attempts} {p.attempts === 1 ? "attempt" : "attempts"} · since {formatDate(p.createdAt)}
           {p.nextAttemptAt && p.status === "failed" ? ` · next automatic try ${new Date(p.nextAttemptAt).toLocaleTimeString()}` : ""}
         </span>
-        {p.problem === "needs_look" && p.paymentHash && (
-          <span className="text-xs break-all text-stone-600">
-            The wallet does not know this payment. It is not paid again until the wallet answers; look it up in the wallet by its payment hash:{" "}
-            <code className="font-mono">{p.paymentHash}</code>
-          </span>
+        {hashes.length > 0 && (
+          <div className="flex flex-col gap-1 text-xs text-stone-600">
+            <span className="break-words">
+              Held in doubt: an earlier attempt may have sent money. It is not paid again until the wallet answers for{" "}
+              {hashes.length === 1 ? "this payment hash" : "these payment hashes"}, or you mark it failed after checking your Lightning node that
+              none of them was sent.
+            </span>
+            <ul aria-label={`Payment hashes in doubt, ${naming}`} className="flex flex-col gap-1">
+              {hashes.map((hash, i) => (
+                <li key={hash} className="flex items-start gap-1 rounded-md bg-stone-50 py-0.5 pl-2">
+                  <code className="min-w-0 flex-1 self-center font-mono break-all text-stone-800 select-all">{hash}</code>
+                  <CopyButton
+                    value={hash}
+                    label={hashes.length === 1 ? `Copy payment hash of ${naming}` : `Copy payment hash ${i + 1} of ${naming}`}
+                    copiedDescription="Payment hash copied to clipboard"
+                    className="h-7 w-7"
+                  />
+                </li>
+              ))}
+            </ul>
+          </div>
         )}
         {p.problem === "paid_over_cap" && p.routingFee !== null && (
           <span className="text-xs text-stone-600">
@@ -210,18 +259,33 @@ function PayoutRow({ payout: p, retrying, onRetry }: { payout: PayoutProblem; re
             <ol className="mt-1 flex flex-col gap-1">
               {p.history.map((a) => (
                 <li key={`${a.attempt}-${a.at}`} className="break-words">
-                  #{a.attempt} {formatDate(a.at)} · {a.destination ?? "no address"} · {ATTEMPT_OUTCOME[a.outcome]}
+                  #{a.attempt} {formatDate(a.at)} · {a.destination ?? "no address"} · {ATTEMPT_OUTCOME[a.outcome] ?? a.outcome}
                   {a.detail ? `: ${a.detail}` : ""}
+                  {a.paymentHash && (
+                    <>
+                      {" "}
+                      · hash <code className="font-mono break-all">{a.paymentHash}</code>
+                    </>
+                  )}
                 </li>
               ))}
             </ol>
           </details>
         )}
       </div>
-      {p.problem !== "paid_over_cap" && (
-        <Button size="sm" variant="outline" onClick={onRetry} disabled={retrying} aria-label={`${actionLabel(p)} payout of ${formatSats(p.amount)} to ${who}`}>
-          {retrying ? "Retrying..." : actionLabel(p)}
-        </Button>
+      {(p.problem !== "paid_over_cap" || hashes.length > 0) && (
+        <div className="flex flex-wrap gap-2 sm:flex-col sm:items-stretch">
+          {p.problem !== "paid_over_cap" && (
+            <Button size="sm" variant="outline" onClick={onRetry} disabled={retrying} aria-label={`${actionLabel(p)} ${naming}`}>
+              {retrying ? "Retrying..." : actionLabel(p)}
+            </Button>
+          )}
+          {hashes.length > 0 && (
+            <Button size="sm" variant="outline" className="text-red-700" onClick={onMarkFailed} aria-label={`Mark failed ${naming}`}>
+              Mark failed
+            </Button>
+          )}
+        </div>
       )}
     </li>
   );

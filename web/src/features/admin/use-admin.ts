@@ -112,7 +112,15 @@ export const useAdminChat = (gigId: string | null) =>
 /** A write as the admin: a 401 ends the session; success refreshes the lists it touches. */
 function useAdminMutation<Input, Output>(
   request: (token: string | null, input: Input) => Promise<Output>,
-  opts: { refresh: readonly QueryKey[]; success?: (output: Output, input: Input) => ToastOptions | null; failureTitle: string },
+  opts: {
+    refresh: readonly QueryKey[];
+    success?: (output: Output, input: Input) => ToastOptions | null;
+    failureTitle: string;
+    /** The caller shows the failure itself (in its dialog): no toast, except for a 401, which ends the session. */
+    showsFailure?: boolean;
+    /** Refresh the lists on a refusal too (the server's state moved on from what the admin saw). */
+    refreshOnFailure?: boolean;
+  },
 ) {
   const { token, end } = useAdminSession();
   const { toast } = useToast();
@@ -125,8 +133,10 @@ function useAdminMutation<Input, Output>(
       if (told) toast(told);
     },
     onError: (err) => {
-      toast({ title: opts.failureTitle, description: errorText(err, "Please try again."), variant: "destructive" });
-      if (err instanceof ApiError && err.status === 401) end();
+      const unauthorized = err instanceof ApiError && err.status === 401;
+      if (!opts.showsFailure || unauthorized) toast({ title: opts.failureTitle, description: errorText(err, "Please try again."), variant: "destructive" });
+      if (unauthorized) return end();
+      if (opts.refreshOnFailure) for (const key of opts.refresh) void queryClient.invalidateQueries({ queryKey: key });
     },
   });
 }
@@ -216,6 +226,25 @@ export function useRetryPayout() {
             return { title: "Payout In Flight", description: "The wallet has not confirmed it yet; it is looked up again shortly." };
         }
       },
+    },
+  );
+}
+
+/**
+ * Marks a payout held in doubt failed, after the admin checked on the Lightning node that none of its
+ * payments was sent. `paymentHashes` must be exactly the payout's `doubtfulHashes` (else 400
+ * hashes_mismatch); 409 when it is no longer in doubt or an attempt is in flight. The dialog shows failures.
+ */
+export function useMarkPayoutFailed() {
+  return useAdminMutation(
+    (token, { id, paymentHashes }: { id: string; paymentHashes: string[] }) =>
+      adminJson<{ id: string; status: string; lastError: string | null }>(token, "POST", `/api/admin/payouts/${id}/mark-failed`, { paymentHashes }),
+    {
+      refresh: [adminKeys.money(), adminKeys.stats()],
+      failureTitle: "Mark Failed Refused",
+      showsFailure: true,
+      refreshOnFailure: true,
+      success: () => ({ title: "Payout Marked Failed", description: "A new invoice will be paid to the recipient." }),
     },
   );
 }
