@@ -18,7 +18,12 @@ export default defineConfig({
         // in Node on 127.0.0.1 (scripts/local-nostr); the relay and the service cannot run inside workerd.
         test: { name: "nwc", include: ["worker/**/*.conformance.test.ts"], environment: "node", testTimeout: 20_000 },
       },
-      workerProject("worker", ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"], ["worker/**/*.conformance.test.ts"]),
+      {
+        // The payout machine under injected faults through NWC (worker/services/payouts.chaos.test.ts): the
+        // Worker's payout service on a real D1 (wrangler's platform proxy) beside a Node relay and wallet service.
+        test: { name: "chaos", include: ["worker/**/*.chaos.test.ts"], environment: "node", testTimeout: 600_000 },
+      },
+      workerProject("worker", ["worker/**/*.test.ts", "durable-objects/**/*.test.ts"], ["worker/**/*.conformance.test.ts", "worker/**/*.chaos.test.ts"]),
       // What each main route costs D1 (`npm run scale`, bench/scale-model.mjs): not part of `npm test`.
       workerProject("costs", ["bench/**/*.measure.ts"]),
       {
@@ -51,6 +56,9 @@ function workerProject(name: string, include: string[], exclude: string[] = []) 
             // Visitors' reads are not cached here (worker/public-cache.test.ts switches it on), so a test
             // reads what it just wrote.
             PUBLIC_CACHE_SECONDS: "0",
+            // The payout chaos test's sequences and seed (npm run chaos; worker/services/payouts.property.test.ts).
+            CHAOS_RUNS: process.env.CHAOS_RUNS ?? "",
+            CHAOS_SEED: process.env.CHAOS_SEED ?? "",
           },
         },
       })),
