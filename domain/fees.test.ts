@@ -163,7 +163,9 @@ describe("general routing fee cap", () => {
     expect(routingFeeCap(1_001)).toBe(11);
     expect(routingFeeCap(1_100)).toBe(11);
     expect(routingFeeCap(1_101)).toBe(12);
+    expect(routingFeeCap(9_750)).toBe(98);
     expect(routingFeeCap(1_000_000)).toBe(10_000);
+    expect(routingFeeCap(1_025_000)).toBe(10_250);
   });
 
   it("is max(10, ceil(1 %)) for every amount", () => {

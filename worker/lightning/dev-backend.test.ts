@@ -178,13 +178,3 @@ describe("dev payouts", () => {
     expect(await wallet.receivedBy("erin")).toBe(0);
   });
 });
-
-describe("routingFeeCap", () => {
-  it("is max(10 sats, 1 % rounded up)", () => {
-    expect(routingFeeCap(0)).toBe(10);
-    expect(routingFeeCap(1_000)).toBe(10);
-    expect(routingFeeCap(1_001)).toBe(11);
-    expect(routingFeeCap(9_750)).toBe(98);
-    expect(routingFeeCap(1_025_000)).toBe(10_250);
-  });
-});

@@ -32,6 +32,23 @@ async function approvedWithPendingPayout() {
 
 const depsWithFault = (fault: DevPayFault | null) => makeDeps(env, () => {}, { devWallet: { faults: () => fault } });
 
+/** Deps whose wallet, like NWC's pay_invoice (which takes no fee limit), pays and reports 150 sats of fees. */
+function overchargingDeps(): Deps {
+  const base = depsWithFault(null);
+  const dev = base.devWallet!;
+  const noLimitWallet: LightningBackend = {
+    kind: "nwc",
+    createInvoice: (...args) => dev.createInvoice(...args),
+    lookupInvoice: (hash) => dev.lookupInvoice(hash),
+    async payInvoice(bolt11) {
+      const paid = await dev.payInvoice(bolt11, 1_000_000);
+      return paid.status === "succeeded" ? { ...paid, feeSats: 150 } : paid;
+    },
+    lookupPayment: (hash) => dev.lookupPayment(hash),
+  };
+  return { ...base, lightning: noLimitWallet };
+}
+
 const paymentsMade = async () => (await statement("SELECT COUNT(*) AS n FROM dev_lightning_payments").first<{ n: number }>())!.n;
 
 const payoutRow = async (id: string) => (await statement("SELECT * FROM payouts WHERE id = ?", id).first<Record<string, any>>())!;
@@ -245,20 +262,7 @@ describe("routing fees are bounded by what the gig earned", () => {
 
   it("a wallet that takes no fee limit and charges more is recorded; a destination over the cap twice gets no more automatic payouts", async () => {
     const destination = `greedy${crypto.randomUUID().slice(0, 6)}@wallet.test`;
-    const base = depsWithFault(null);
-    const dev = base.devWallet!;
-    // Like NWC's pay_invoice, which takes no fee limit: pays, and reports 150 sats of fees (the cap is 98).
-    const noLimitWallet: LightningBackend = {
-      kind: "nwc",
-      createInvoice: (...args) => dev.createInvoice(...args),
-      lookupInvoice: (hash) => dev.lookupInvoice(hash),
-      async payInvoice(bolt11) {
-        const paid = await dev.payInvoice(bolt11, 1_000_000);
-        return paid.status === "succeeded" ? { ...paid, feeSats: 150 } : paid;
-      },
-      lookupPayment: (hash) => dev.lookupPayment(hash),
-    };
-    const deps: Deps = { ...base, lightning: noLimitWallet };
+    const deps = overchargingDeps();
     const jobs: Awaited<ReturnType<typeof approvedWithPendingPayout>>[] = [];
     for (let i = 0; i < 3; i++) {
       const job = await approvedWithPendingPayout();
@@ -447,19 +451,7 @@ describe("the one payout rule: a new invoice only when every earlier attempt is 
   });
 
   it("a member paid above the cap twice stays held whatever address they set, in any case", async () => {
-    const base = depsWithFault(null);
-    const dev = base.devWallet!;
-    const noLimitWallet: LightningBackend = {
-      kind: "nwc",
-      createInvoice: (...args) => dev.createInvoice(...args),
-      lookupInvoice: (hash) => dev.lookupInvoice(hash),
-      async payInvoice(bolt11) {
-        const paid = await dev.payInvoice(bolt11, 1_000_000);
-        return paid.status === "succeeded" ? { ...paid, feeSats: 150 } : paid;
-      },
-      lookupPayment: (hash) => dev.lookupPayment(hash),
-    };
-    const deps: Deps = { ...base, lightning: noLimitWallet };
+    const deps = overchargingDeps();
     // One member is paid twice at an address, above the cap each time.
     const [first, second, third, fourth] = [await approvedWithPendingPayout(), await approvedWithPendingPayout(), await approvedWithPendingPayout(), await approvedWithPendingPayout()];
     const address = `Greedy${first.tag}@wallet.test`;
