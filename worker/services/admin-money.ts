@@ -101,11 +101,17 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "lightning">, now = ne
 async function attemptsOf(deps: Pick<Deps, "db">, payoutIds: string[]): Promise<Map<string, PayoutAttemptView[]>> {
   const byPayout = new Map<string, PayoutAttemptView[]>();
   if (payoutIds.length === 0) return byPayout;
-  const rows = await deps.db
-    .select()
-    .from(payoutAttempts)
-    .where(inArray(payoutAttempts.payoutId, payoutIds))
-    .orderBy(asc(payoutAttempts.createdAt), asc(payoutAttempts.attempt));
+  // D1 binds at most 100 values per statement: the ids go in chunks.
+  const rows = [];
+  for (let i = 0; i < payoutIds.length; i += 90) {
+    rows.push(
+      ...(await deps.db
+        .select()
+        .from(payoutAttempts)
+        .where(inArray(payoutAttempts.payoutId, payoutIds.slice(i, i + 90)))
+        .orderBy(asc(payoutAttempts.createdAt), asc(payoutAttempts.attempt))),
+    );
+  }
   for (const r of rows) {
     const list = byPayout.get(r.payoutId) ?? [];
     list.push({ attempt: r.attempt, destination: r.destination, outcome: r.outcome, paymentHash: r.paymentHash, detail: r.detail, at: r.createdAt });

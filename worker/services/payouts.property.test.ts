@@ -19,7 +19,7 @@ describe("never paid twice, whatever the wallet does: LNbits", () => {
   it("through the fake LNbits, under time-outs, 520s, 400s, 500s, late outcomes, lying look-ups and fees over the cap", async () => {
     const wallet = lnbitsChaosWallet();
     const counts = emptyCounts();
-    const runs = chaosRuns(settings.CHAOS_RUNS, 250);
+    const runs = chaosRuns(settings.CHAOS_RUNS, 200);
     await fc.assert(
       fc.asyncProperty(chaosSequence(wallet.faults), (seq) => runSequence(openDb(env.DB), wallet, seq, counts)),
       { numRuns: runs, seed: chaosSeed(settings.CHAOS_SEED), endOnFailure: true },
@@ -27,7 +27,7 @@ describe("never paid twice, whatever the wallet does: LNbits", () => {
     reportChaos("lnbits", counts);
     expect(counts.sequences).toBe(runs);
     expect(counts.faults).toBeGreaterThan(0);
-  }, 1_800_000);
+  }, 3_600_000);
 
   it("has teeth: with an unclear answer (LNbits' 520, a time-out after the request) read as failed, it finds money paid twice", async () => {
     const wallet = brokenRule(lnbitsChaosWallet());
