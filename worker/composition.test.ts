@@ -5,7 +5,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "./index";
-import { adminApi, adminSignIn } from "./test/admin";
+import { adminApi, TEST_ADMIN_PIN } from "./test/admin";
 import { api, approveInterest, BASE, call, payWithDevWallet, postGig, signUp, statusAndBody } from "./test/factories";
 import { statement } from "./db/test-statements";
 
@@ -95,8 +95,11 @@ describe("the dev wallet on a deployed Worker", () => {
     expect(webhook).toEqual({ status: 503, body: PAYMENTS_OFF });
     expect((await call(`/api/gigs/${posted.gig.id}`, member.token)).body.status).toBe("pending_payment");
 
-    const admin = await adminSignIn();
-    const retry = await adminApi(`/api/admin/payouts/${crypto.randomUUID()}/retry`, { method: "POST", adminToken: admin, env: DEPLOYED_DEV });
+    // A deployed Worker's admin signs in with the session of a key in ADMIN_PUBKEYS and the PIN.
+    const settings = { ...DEPLOYED_DEV, ADMIN_PUBKEYS: member.npub };
+    const signedIn = await adminApi("/api/admin/auth", { method: "POST", json: { pin: TEST_ADMIN_PIN }, token: member.token, ip: "10.77.0.1", env: settings });
+    expect(signedIn.status).toBe(200);
+    const retry = await adminApi(`/api/admin/payouts/${crypto.randomUUID()}/retry`, { method: "POST", adminToken: signedIn.body.adminToken as string, env: settings });
     expect(retry).toEqual({ status: 503, body: PAYMENTS_OFF });
 
     expect((await api("/api/gigs?status=open", { env: DEPLOYED_DEV })).status).toBe(200);

@@ -224,3 +224,82 @@ describe("admin tokens", () => {
     expect((await adminApi("/api/admin/stats", { adminToken: member.token })).status).toBe(401);
   });
 });
+
+describe("admin tokens end with their key (decision 023)", () => {
+  const deployed = (ADMIN_PUBKEYS?: string) => ({ env: { LOCAL_DEV: undefined, ADMIN_PUBKEYS } });
+  const adminTokenOf = async (member: { token: string }, ADMIN_PUBKEYS: string) => {
+    const res = await signIn(TEST_ADMIN_PIN, newIp(), { ...deployed(ADMIN_PUBKEYS), token: member.token });
+    expect(res.status).toBe(200);
+    return res.body.adminToken as string;
+  };
+  const stats = (adminToken: string, ADMIN_PUBKEYS?: string) => adminApi("/api/admin/stats", { adminToken, ...deployed(ADMIN_PUBKEYS) });
+
+  it("remembers the admin key that opened the token", async () => {
+    const admin = await signUp();
+    const token = await adminTokenOf(admin, admin.npub);
+    expect(await statement("SELECT pubkey FROM admin_sessions WHERE token_hash = ?", await sha256Hex(token)).first("pubkey")).toBe(admin.pubkey);
+  });
+
+  it("'Sign out everywhere' by the admin key's member ends its admin tokens at once; another admin's and other members' stay", async () => {
+    const alice = await signUp();
+    const bob = await signUp();
+    const keys = `${alice.npub},${bob.npub}`;
+    const aliceLaptop = await adminTokenOf(alice, keys);
+    const alicePhone = await adminTokenOf(alice, keys);
+    const bobs = await adminTokenOf(bob, keys);
+    expect((await stats(aliceLaptop, keys)).status).toBe(200);
+
+    // Another member signing out everywhere ends nobody's admin token.
+    const stranger = await signUp();
+    expect((await adminApi("/api/auth/logout-all", { method: "POST", token: stranger.token, ...deployed(keys) })).status).toBe(200);
+    expect((await stats(aliceLaptop, keys)).status).toBe(200);
+
+    // Alice fears her key's session was stolen and signs out everywhere.
+    expect(await adminApi("/api/auth/logout-all", { method: "POST", token: alice.token, ...deployed(keys) })).toEqual({ status: 200, body: { success: true, ended: 1 } });
+    for (const token of [aliceLaptop, alicePhone]) {
+      expect(await stats(token, keys)).toMatchObject({ status: 401, body: { error: "admin_required" } });
+      expect(await isAdminToken(openDb(env.DB), token)).toBe(false); // the chat room's check too
+    }
+    expect((await stats(bobs, keys)).status).toBe(200);
+  });
+
+  it("removing a key from ADMIN_PUBKEYS ends its admin tokens at the next request, for good; the other key's stay", async () => {
+    const alice = await signUp();
+    const bob = await signUp();
+    const both = `${alice.npub},${bob.pubkey}`;
+    const alices = await adminTokenOf(alice, both);
+    const bobs = await adminTokenOf(bob, both);
+    expect((await stats(alices, both)).status).toBe(200);
+
+    // The operator takes alice's key out of ADMIN_PUBKEYS.
+    expect(await stats(alices, bob.npub)).toMatchObject({ status: 401, body: { error: "admin_required" } });
+    expect((await adminApi("/api/admin/gigs", { adminToken: alices, ...deployed(bob.npub) })).status).toBe(401);
+    expect((await stats(bobs, bob.npub)).status).toBe(200);
+    // Ended, not paused: putting the key back does not revive the token, and the chat room sees it gone.
+    expect((await stats(alices, both)).status).toBe(401);
+    expect(await isAdminToken(openDb(env.DB), alices)).toBe(false);
+    // Alice's member session is untouched; she may sign in as admin again once her key is listed.
+    expect((await adminApi("/api/user/me", { token: alice.token, ...deployed(bob.npub) })).status).toBe(200);
+  });
+
+  it("with ADMIN_PUBKEYS unset or broken a deployed Worker honours no admin token; a PIN-only token never holds there", async () => {
+    const admin = await signUp();
+    const keyed = await adminTokenOf(admin, admin.npub);
+    expect((await stats(keyed, "npub1nonsense")).status).toBe(401);
+    const again = await adminTokenOf(admin, admin.npub);
+    expect((await stats(again, undefined)).status).toBe(401);
+
+    // A token from a local run (the PIN alone, no key) is no admin token on a deployed Worker.
+    const pinOnly = (await signIn(TEST_ADMIN_PIN, newIp())).body.adminToken as string;
+    expect((await adminApi("/api/admin/stats", { adminToken: pinOnly, ...deployed(admin.npub) })).status).toBe(401);
+  });
+
+  it("on a local run a PIN-only token holds without ADMIN_PUBKEYS, and a key's token ends when its key is removed", async () => {
+    const pinOnly = (await signIn(TEST_ADMIN_PIN, newIp())).body.adminToken as string;
+    expect((await adminApi("/api/admin/stats", { adminToken: pinOnly })).status).toBe(200);
+    const admin = await signUp();
+    const keyed = (await signIn(TEST_ADMIN_PIN, newIp(), { env: { ADMIN_PUBKEYS: admin.npub }, token: admin.token })).body.adminToken as string;
+    expect((await adminApi("/api/admin/stats", { adminToken: keyed, env: { ADMIN_PUBKEYS: admin.npub } })).status).toBe(200);
+    expect((await adminApi("/api/admin/stats", { adminToken: keyed })).status).toBe(401);
+  });
+});

@@ -13,11 +13,17 @@
 //   cannot fill any bucket and lock the admin out of settling disputes; the "20 in all" bucket is
 //   not used there, since it would only let one admin key's failures lock out the others (and the
 //   keys are few: at most 5 guesses per key per 15 minutes in all).
-import { and, eq, gt, lt, lte, or, sql, type SQL } from "drizzle-orm";
+//
+// Admin tokens end with their key (decision 023). An admin token remembers the ADMIN_PUBKEYS key whose
+// member session opened it. It holds only while that key is still in ADMIN_PUBKEYS (checked on every
+// admin request, so removing a key ends its tokens at once), and "Sign out everywhere" by that member
+// ends them too (worker/services/auth.ts). A PIN-only token (no key) holds only on a local run without
+// ADMIN_PUBKEYS.
+import { and, eq, gt, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { nip19 } from "nostr-tools";
 import type { AppContext } from "../context";
 import type { Db, UserRow } from "../db/client";
-import { adminLoginFailures, adminSessions } from "../db/schema";
+import { adminLoginFailures, adminSessions, users } from "../db/schema";
 import { isLocalRun } from "../deployment";
 import type { Env } from "../env";
 import { AppError, forbidden, tooManyRequests, unauthorized } from "../errors";
@@ -145,20 +151,52 @@ export async function signInAdmin({ db }: Pick<Deps, "db">, env: Env, attempt: A
   await db.batch([
     db.delete(adminLoginFailures).where(or(eq(adminLoginFailures.id, tryId), eq(adminLoginFailures.client, bucket.client))),
     db.delete(adminSessions).where(lte(adminSessions.expiresAt, now.toISOString())),
-    db.insert(adminSessions).values({ tokenHash: await sha256Hex(adminToken), expiresAt, createdAt: now.toISOString() }),
+    db.insert(adminSessions).values({ tokenHash: await sha256Hex(adminToken), expiresAt, createdAt: now.toISOString(), pubkey: adminKey }),
   ]);
   return { adminToken, expiresAt };
 }
 
-/** Whether a token is a live admin session. Other services (the chat room) use this too. */
-export async function isAdminToken(db: Db, token: string, now = new Date()): Promise<boolean> {
+/**
+ * Whether an admin token opened by `pubkey` (null: the PIN alone) still holds under these settings: its
+ * key is still in ADMIN_PUBKEYS, or, for a PIN-only token, this is a local run without ADMIN_PUBKEYS.
+ * A broken ADMIN_PUBKEYS holds nobody (as admin sign-in refuses everybody).
+ */
+export function adminKeyHolds(pubkey: string | null, env: Pick<Env, "ADMIN_PUBKEYS" | "LOCAL_DEV">): boolean {
+  let keys: Set<string> | null;
+  try {
+    keys = adminPubkeys(env);
+  } catch {
+    return false;
+  }
+  if (pubkey !== null) return keys?.has(pubkey.toLowerCase()) ?? false;
+  return keys === null && isLocalRun(env);
+}
+
+/**
+ * Whether a token is a live admin session. Other services (the chat room) use this too. With `env`, the
+ * token must also hold under its ADMIN_PUBKEYS (`adminKeyHolds`); one whose key was removed is ended here.
+ */
+export async function isAdminToken(db: Db, token: string, now = new Date(), env?: Pick<Env, "ADMIN_PUBKEYS" | "LOCAL_DEV">): Promise<boolean> {
   if (!token || token.length > 200) return false;
+  const tokenHash = await sha256Hex(token);
   const row = await db
-    .select({ tokenHash: adminSessions.tokenHash })
+    .select({ tokenHash: adminSessions.tokenHash, pubkey: adminSessions.pubkey })
     .from(adminSessions)
-    .where(and(eq(adminSessions.tokenHash, await sha256Hex(token)), gt(adminSessions.expiresAt, now.toISOString())))
+    .where(and(eq(adminSessions.tokenHash, tokenHash), gt(adminSessions.expiresAt, now.toISOString())))
     .get();
-  return row !== undefined;
+  if (row === undefined) return false;
+  if (env === undefined || adminKeyHolds(row.pubkey, env)) return true;
+  // Its key left ADMIN_PUBKEYS (or the PIN alone no longer suffices): ended for good, even if the key
+  // comes back, and for the checks that do not see the settings (the chat room's).
+  await db.delete(adminSessions).where(eq(adminSessions.tokenHash, tokenHash));
+  return false;
+}
+
+/** Ends the admin tokens a member's key opened ("Sign out everywhere"); one statement for a batch. */
+export function endAdminTokensOfMember(db: Db, userId: string) {
+  return db
+    .delete(adminSessions)
+    .where(inArray(adminSessions.pubkey, db.select({ pubkey: users.nostrPubkey }).from(users).where(eq(users.id, userId))));
 }
 
 export async function signOutAdmin({ db }: Pick<Deps, "db">, token: string): Promise<void> {
@@ -166,4 +204,4 @@ export async function signOutAdmin({ db }: Pick<Deps, "db">, token: string): Pro
 }
 
 /** The resolver `identify(...)` uses to set `c.var.isAdmin` (after it opened the request's database). */
-export const resolveAdminToken = (c: AppContext, token: string) => isAdminToken(c.var.db, token);
+export const resolveAdminToken = (c: AppContext, token: string) => isAdminToken(c.var.db, token, new Date(), c.env);

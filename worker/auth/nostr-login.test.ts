@@ -1,7 +1,7 @@
 // Each check of a login event on its own (the route tests cover them together).
 import { describe, expect, it } from "vitest";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
-import { checkChallenge, checkKind, checkRelay, checkSignature, checkTimestamp, nostrEventSchema, siteOrigins, type LoginEvent } from "./nostr-login";
+import { checkChallenge, checkHttpAuth, checkKind, checkRelay, checkSignature, checkTimestamp, nostrEventSchema, siteOrigins, type LoginEvent } from "./nostr-login";
 
 const CHALLENGE = "ab".repeat(32);
 const SITE = ["https://gigstr.example"];
@@ -13,20 +13,40 @@ function signed(kind: number, tags: string[][], content = "", createdAt = now())
 }
 
 describe("login event checks", () => {
-  it("checkKind: kind 1 and 22242 only", () => {
+  it("checkKind: kind 22242 and NIP-98's 27235 only; kind 1 is told to sign 22242", () => {
     expect(checkKind(signed(22242, []))).toBeNull();
-    expect(checkKind(signed(1, []))).toBeNull();
-    expect(checkKind(signed(4, []))).toMatch(/kind 1 or 22242/);
+    expect(checkKind(signed(27235, []))).toBeNull();
+    expect(checkKind(signed(1, [], CHALLENGE))).toBe(
+      "Sign-in needs a kind 22242 event naming this site (or NIP-98 kind 27235); kind 1 notes are not accepted",
+    );
+    expect(checkKind(signed(4, []))).toMatch(/kind 22242 .*; kind 4 events are not accepted/);
   });
 
-  it("checkChallenge: a `challenge` tag on 22242, the content on kind 1", () => {
+  it("checkChallenge: a `challenge` tag on either kind; the content does not count", () => {
     expect(checkChallenge(signed(22242, [["challenge", CHALLENGE]]), CHALLENGE)).toBeNull();
+    expect(checkChallenge(signed(27235, [["challenge", CHALLENGE]]), CHALLENGE)).toBeNull();
     expect(checkChallenge(signed(22242, [["challenge", "other"]]), CHALLENGE)).toMatch(/challenge/);
     expect(checkChallenge(signed(22242, [], CHALLENGE), CHALLENGE)).toMatch(/challenge/);
-    expect(checkChallenge(signed(1, [], CHALLENGE), CHALLENGE)).toBeNull();
+    expect(checkChallenge(signed(27235, [], CHALLENGE), CHALLENGE)).toMatch(/challenge/);
   });
 
-  it("checkRelay: a 22242 login names one of this site's origins; kind 1 carries none", () => {
+  it("checkHttpAuth: a 27235 login names this site's verify URL exactly, and POST", () => {
+    const url = "https://gigstr.example/api/auth/nostr/verify";
+    expect(checkHttpAuth(signed(27235, [["u", url], ["method", "POST"]]), SITE)).toBeNull();
+    expect(checkHttpAuth(signed(27235, [["u", "https://other.example/api/auth/nostr/verify"], ["method", "POST"]]), ["https://other.example", ...SITE])).toBeNull();
+    for (const u of ["https://evil.example/api/auth/nostr/verify", `${url}/`, `${url}?a=1`, "https://gigstr.example", "https://gigstr.example.evil.test/api/auth/nostr/verify"]) {
+      expect(checkHttpAuth(signed(27235, [["u", u], ["method", "POST"]]), SITE)).toBe(
+        "Login event must name this site's verify URL (https://gigstr.example/api/auth/nostr/verify) in its u tag",
+      );
+    }
+    expect(checkHttpAuth(signed(27235, [["method", "POST"]]), SITE)).toMatch(/u tag/);
+    expect(checkHttpAuth(signed(27235, [["u", url], ["method", "GET"]]), SITE)).toMatch(/POST method/);
+    expect(checkHttpAuth(signed(27235, [["u", url]]), SITE)).toMatch(/POST method/);
+    // Only 27235 is asked for a URL; 22242 answers to its relay tag.
+    expect(checkHttpAuth(signed(22242, [["relay", "https://gigstr.example"]]), SITE)).toBeNull();
+  });
+
+  it("checkRelay: a 22242 login names one of this site's origins; 27235 names a URL instead", () => {
     expect(checkRelay(signed(22242, [["relay", "https://gigstr.example"]]), SITE)).toBeNull();
     expect(checkRelay(signed(22242, [["relay", "https://gigstr.example/"]]), SITE)).toBeNull();
     expect(checkRelay(signed(22242, [["relay", "wss://relay.damus.io"]]), SITE)).toBe(
@@ -35,7 +55,7 @@ describe("login event checks", () => {
     expect(checkRelay(signed(22242, []), SITE)).toMatch(/relay tag/);
     expect(checkRelay(signed(22242, [["relay", "https://gigstr.example.evil.test"]]), SITE)).toMatch(/relay tag/);
     expect(checkRelay(signed(22242, [["relay", "https://gigstr.example/path"]]), SITE)).toMatch(/relay tag/);
-    expect(checkRelay(signed(1, [], CHALLENGE), SITE)).toBeNull();
+    expect(checkRelay(signed(27235, [["u", "https://gigstr.example/api/auth/nostr/verify"]]), SITE)).toBeNull();
   });
 
   it("siteOrigins: the request's origin, and https://ALIAS_DOMAIN when set", () => {

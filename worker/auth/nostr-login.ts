@@ -3,7 +3,17 @@
 import { verifyEvent } from "nostr-tools/pure";
 import { z } from "zod";
 
-export const LOGIN_KINDS = [1, 22242] as const;
+/** A login event our web client signs (NIP-42 style, naming this site in its `relay` tag). */
+export const SITE_AUTH_KIND = 22242;
+/** NIP-98 HTTP Auth, for scripts and agents (naming the verify URL and POST). */
+export const HTTP_AUTH_KIND = 27235;
+/**
+ * The kinds that sign anyone in. Not kind 1 (which SPEC.md §7 names; decision 023): a note is what every
+ * Nostr client signs and publishes all day, often without a prompt, so it proves nothing about a login.
+ */
+export const LOGIN_KINDS = [SITE_AUTH_KIND, HTTP_AUTH_KIND] as const;
+/** The path a NIP-98 login names in its `u` tag, after one of this site's origins. */
+export const VERIFY_PATH = "/api/auth/nostr/verify";
 export const LOGIN_CLOCK_SKEW_SECONDS = 600;
 /** A login event is a few short tags and at most a challenge as content: anything bigger is not one. */
 export const LOGIN_EVENT_LIMITS = { tags: 10, tagValues: 4, tagValueChars: 256, contentChars: 1000 } as const;
@@ -25,13 +35,17 @@ export const nostrEventSchema = z.object({
 });
 export type LoginEvent = z.infer<typeof nostrEventSchema>;
 
+export const LOGIN_KIND_REQUIRED = "Sign-in needs a kind 22242 event naming this site (or NIP-98 kind 27235)";
+
 export function checkKind(event: LoginEvent): string | null {
-  return (LOGIN_KINDS as readonly number[]).includes(event.kind) ? null : "Login event must be of kind 1 or 22242";
+  if ((LOGIN_KINDS as readonly number[]).includes(event.kind)) return null;
+  return event.kind === 1
+    ? `${LOGIN_KIND_REQUIRED}; kind 1 notes are not accepted`
+    : `${LOGIN_KIND_REQUIRED}; kind ${event.kind} events are not accepted`;
 }
 
-/** Kind 1 carries the challenge as its content (SPEC.md §7); kind 22242 in a `challenge` tag (NIP-42 style). */
+/** Both kinds carry the challenge in a `challenge` tag (NIP-98 has none of its own: ours is bound in a tag). */
 export function checkChallenge(event: LoginEvent, challenge: string): string | null {
-  if (event.kind === 1) return event.content === challenge ? null : "Login event does not carry the challenge";
   const tag = event.tags.find((t) => t[0] === "challenge");
   return tag?.[1] === challenge ? null : "Login event does not carry the challenge";
 }
@@ -42,10 +56,25 @@ export function checkChallenge(event: LoginEvent, challenge: string): string | n
  * names that relay, not us, so it signs nobody in here.
  */
 export function checkRelay(event: LoginEvent, siteOrigins: readonly string[]): string | null {
-  if (event.kind !== 22242) return null;
+  if (event.kind !== SITE_AUTH_KIND) return null;
   const relay = event.tags.find((t) => t[0] === "relay")?.[1];
   if (relay !== undefined && siteOrigins.includes(originOf(relay))) return null;
   return `Login event must name this site (${siteOrigins[0]}) in its relay tag`;
+}
+
+/**
+ * Kind 27235 (NIP-98) must name this site's verify URL in its `u` tag, exactly (any origin the relay
+ * check accepts), and POST in its `method` tag. A NIP-98 event a client signed for another service
+ * names that service's URL, so it signs nobody in here.
+ */
+export function checkHttpAuth(event: LoginEvent, siteOrigins: readonly string[]): string | null {
+  if (event.kind !== HTTP_AUTH_KIND) return null;
+  const url = event.tags.find((t) => t[0] === "u")?.[1];
+  if (url === undefined || !siteOrigins.some((origin) => url === `${origin}${VERIFY_PATH}`)) {
+    return `Login event must name this site's verify URL (${siteOrigins[0]}${VERIFY_PATH}) in its u tag`;
+  }
+  const method = event.tags.find((t) => t[0] === "method")?.[1];
+  return method === "POST" ? null : "Login event must name the POST method in its method tag";
 }
 
 function originOf(url: string): string {
@@ -84,6 +113,7 @@ export function firstLoginEventProblem(
     checkKind(event) ??
     checkChallenge(event, expected.challenge) ??
     checkRelay(event, expected.siteOrigins) ??
+    checkHttpAuth(event, expected.siteOrigins) ??
     checkTimestamp(event, nowSeconds) ??
     checkSignature(event)
   );

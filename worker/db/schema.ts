@@ -477,6 +477,8 @@ export const payoutAttempts = sqliteTable(
 export const adminSessions = sqliteTable("admin_sessions", {
   tokenHash: text("token_hash").primaryKey(),
   expiresAt: text("expires_at").notNull(),
+  /** The ADMIN_PUBKEYS key (hex) whose member session opened it; null for a PIN-only sign-in on a local run. */
+  pubkey: text("pubkey"),
   createdAt: createdAt(),
 });
 

@@ -40,10 +40,10 @@ describe("POST /api/auth/nostr/verify", () => {
     expect(((await me.json()) as { username: string }).username).toBe(body.user.username);
   });
 
-  it("accepts a kind 1 event whose content is the challenge, and finds the same member next time", async () => {
+  it("finds the same member at the next sign-in", async () => {
     const sk = generateSecretKey();
     const first = await getChallenge();
-    const r1 = await verify({ event: loginEvent(sk, first.challenge, { kind: 1 }), challengeId: first.challengeId });
+    const r1 = await verify({ event: loginEvent(sk, first.challenge), challengeId: first.challengeId });
     const second = await getChallenge();
     const r2 = await verify({ event: loginEvent(sk, second.challenge), challengeId: second.challengeId });
     const u1 = ((await r1.json()) as { user: { id: string } }).user;
@@ -51,10 +51,37 @@ describe("POST /api/auth/nostr/verify", () => {
     expect(u1.id).toBe(u2.id);
   });
 
-  it("refuses a kind other than 1 or 22242", async () => {
+  it("refuses a kind 1 note carrying the challenge (what a client with 'sign notes' signs unprompted): 401, no session, nothing consumed", async () => {
+    // The victim is a member whose payouts go to their Lightning address.
+    const victim = await signUp({ lightningAddress: "victim@wallet.test" });
+    // The attacker asks us for a challenge; a hostile client (or site) holding a standing "sign notes"
+    // permission has the victim's signer sign a kind 1 note whose content is that challenge.
     const { challenge, challengeId } = await getChallenge();
-    const event = finalizeEvent({ kind: 4, created_at: now(), tags: [["challenge", challenge]], content: challenge }, generateSecretKey());
-    await expectRefused(await verify({ event, challengeId }), 401, /kind 1 or 22242/);
+    const note = finalizeEvent({ kind: 1, created_at: now(), tags: [], content: challenge }, victim.secretKey);
+    const res = await verify({ event: note, challengeId });
+    expect(res.status).toBe(401);
+    const body = (await res.json()) as { message: string; error: string; sessionToken?: string };
+    expect(body.message).toBe(
+      "Sign-in needs a kind 22242 event naming this site (or NIP-98 kind 27235); kind 1 notes are not accepted",
+    );
+    expect(body.sessionToken).toBeUndefined();
+    const row = await statement("SELECT consumed_at FROM auth_challenges WHERE id = ?", challengeId).first();
+    expect(row).toEqual({ consumed_at: null });
+    // The same note with the challenge in tags too (as a 22242 would carry it) is no better.
+    const tagged = finalizeEvent({ kind: 1, created_at: now(), tags: [["challenge", challenge], ["relay", "https://gigstr.test"]], content: challenge }, victim.secretKey);
+    await expectRefused(await verify({ event: tagged, challengeId }), 401, /kind 1 notes are not accepted/);
+    expect((await call("/api/auth/sessions", victim.token)).body).toHaveLength(1);
+  });
+
+  it("refuses any kind but 22242 and 27235", async () => {
+    for (const kind of [0, 4, 7, 22241, 24242, 27236]) {
+      const { challenge, challengeId } = await getChallenge();
+      const event = finalizeEvent(
+        { kind, created_at: now(), tags: [["challenge", challenge], ["relay", "https://gigstr.test"], ["u", "https://gigstr.test/api/auth/nostr/verify"], ["method", "POST"]], content: challenge },
+        generateSecretKey(),
+      );
+      await expectRefused(await verify({ event, challengeId }), 401, new RegExp(`kind 22242 .*27235.*kind ${kind} events are not accepted`));
+    }
   });
 
   it("refuses an event that carries another challenge", async () => {
@@ -161,6 +188,72 @@ describe("POST /api/auth/nostr/verify", () => {
     await expectRefused(await verify({ event: longContent, challengeId }), 400, /at most 1000 characters/);
     // The challenge was never consumed: the honest login still works.
     expect((await verify({ event: loginEvent(sk, challenge), challengeId })).status).toBe(200);
+  });
+
+  describe("NIP-98 (kind 27235) for scripts and agents", () => {
+    const VERIFY_URL = "https://gigstr.test/api/auth/nostr/verify";
+    const httpAuth = (sk: Uint8Array, challenge: string, opts: { u?: string | null; method?: string | null; challengeTag?: boolean; createdAt?: number } = {}) =>
+      finalizeEvent(
+        {
+          kind: 27235,
+          created_at: opts.createdAt ?? now(),
+          tags: [
+            ...(opts.u === null ? [] : [["u", opts.u ?? VERIFY_URL]]),
+            ...(opts.method === null ? [] : [["method", opts.method ?? "POST"]]),
+            ...(opts.challengeTag === false ? [] : [["challenge", challenge]]),
+          ],
+          content: "",
+        },
+        sk,
+      );
+
+    it("signs in with u = this site's verify URL, method POST and the challenge in a tag; the same member as with 22242", async () => {
+      const sk = generateSecretKey();
+      const first = await getChallenge();
+      const res = await verify({ event: httpAuth(sk, first.challenge), challengeId: first.challengeId });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { sessionToken: string; user: { id: string } };
+      expect((await call("/api/user/me", body.sessionToken)).status).toBe(200);
+      const second = await getChallenge();
+      const again = await verify({ event: loginEvent(sk, second.challenge), challengeId: second.challengeId });
+      expect(((await again.json()) as { user: { id: string } }).user.id).toBe(body.user.id);
+    });
+
+    it("accepts the verify URL at the public https://ALIAS_DOMAIN", async () => {
+      const { challenge, challengeId } = await getChallenge();
+      const event = httpAuth(generateSecretKey(), challenge, { u: "https://gigstr.example/api/auth/nostr/verify" });
+      const res = await api("/api/auth/nostr/verify", { method: "POST", json: { event, challengeId }, env: { ALIAS_DOMAIN: "gigstr.example" } });
+      expect(res.status).toBe(200);
+    });
+
+    it("refuses a NIP-98 event signed for another URL (another service's, another path, a query, no u)", async () => {
+      for (const u of [
+        "https://evil.example/api/auth/nostr/verify",
+        "https://gigstr.test.evil.example/api/auth/nostr/verify",
+        "https://gigstr.test/api/auth/nostr/challenge",
+        "https://gigstr.test/api/auth/nostr/verify?x=1",
+        "https://gigstr.test/",
+        "/api/auth/nostr/verify",
+        null,
+      ]) {
+        const { challenge, challengeId } = await getChallenge();
+        await expectRefused(await verify({ event: httpAuth(generateSecretKey(), challenge, { u }), challengeId }), 401, /verify URL .* in its u tag/);
+      }
+    });
+
+    it("refuses a method other than POST, no challenge tag, and a stale event", async () => {
+      for (const method of ["GET", "post", null]) {
+        const { challenge, challengeId } = await getChallenge();
+        await expectRefused(await verify({ event: httpAuth(generateSecretKey(), challenge, { method }), challengeId }), 401, /POST method/);
+      }
+      const a = await getChallenge();
+      const noChallenge = finalizeEvent({ kind: 27235, created_at: now(), tags: [["u", VERIFY_URL], ["method", "POST"]], content: a.challenge }, generateSecretKey());
+      await expectRefused(await verify({ event: noChallenge, challengeId: a.challengeId }), 401, /does not carry the challenge/);
+      for (const createdAt of [now() - 660, now() + 660]) {
+        const { challenge, challengeId } = await getChallenge();
+        await expectRefused(await verify({ event: httpAuth(generateSecretKey(), challenge, { createdAt }), challengeId }), 401, /too old or in the future/);
+      }
+    });
   });
 
   it("answers 400 with a message for a malformed body", async () => {
