@@ -8,7 +8,8 @@ import { endSession } from "../worker/services/auth";
 import { postAdminChatMessage } from "../worker/services/chat";
 import { api, call, claimedJob, signUp } from "../worker/test/factories";
 import { adminSignIn } from "../worker/test/admin";
-import { anotherSession, joinedSocket, openSocket, type TestSocket } from "../worker/test/sockets";
+import { anotherSession, joinedSocket, openInboxSocket, openSocket, type TestSocket } from "../worker/test/sockets";
+import { TOO_MANY_JOINS, TOO_MANY_SIGN_INS } from "./gig-room";
 import { uploadFile } from "../worker/test/uploads";
 import { CHAT_MESSAGES_PER_SOCKET } from "../worker/rate-limits";
 import { statement, watchedD1 } from "../worker/db/test-statements";
@@ -438,5 +439,114 @@ describe("listeners re-checked after a quiet minute", () => {
     }
     workerSocket.close();
     other.close();
+  });
+});
+
+/** Every frame `socket` receives from now on, as text (beside the test client's own queue). */
+function overheard(socket: TestSocket): string[] {
+  const frames: string[] = [];
+  socket.ws.addEventListener("message", (event) => frames.push(String(event.data)));
+  return frames;
+}
+
+async function inboxTab(member: { token: string }): Promise<TestSocket> {
+  const opened = await openInboxSocket(member);
+  expect(opened.status).toBe(101);
+  expect((await opened.socket!.next()).type).toBe("unread_count");
+  return opened.socket!;
+}
+
+async function toldEndedAndClosed(socket: TestSocket): Promise<void> {
+  expect(await socket.next()).toMatchObject({ type: "error", message: expect.stringMatching(/session has ended/) });
+  expect((await socket.waitForClose()).code).toBe(1008);
+}
+
+describe("sessions that end close their sockets at once", () => {
+  it("sign out everywhere: the worker's chat socket and inbox tab are closed (1008) at once, and the next message does not reach them", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const workerChat = await joinedSocket(gigId, worker);
+    const hirerChat = await joinedSocket(gigId, hirer);
+    const workerTab = await inboxTab(worker);
+    const heard = overheard(workerChat);
+
+    expect((await call("/api/auth/logout-all", worker.token, "POST")).status).toBe(200);
+    await toldEndedAndClosed(workerChat);
+    await toldEndedAndClosed(workerTab);
+
+    // Well within the minute after which the room re-checks listeners: only the sign-out closed them.
+    hirerChat.send({ type: "chat_message", gigId, message: "for the worker's eyes only" });
+    expect((await hirerChat.next()).message).toMatchObject({ message: "for the worker's eyes only" });
+    expect(heard.filter((f) => f.includes("for the worker's eyes only"))).toEqual([]);
+    hirerChat.close();
+  });
+
+  it("ending one device's session closes only that device's sockets; logging out closes the caller's", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const laptop = await anotherSession(worker);
+    const laptopChat = await joinedSocket(gigId, laptop);
+    const laptopTab = await inboxTab(laptop);
+    const phoneChat = await joinedSocket(gigId, worker);
+    const phoneTab = await inboxTab(worker);
+
+    const sessions = (await call("/api/auth/sessions", worker.token)).body as unknown as { id: string; current: boolean }[];
+    const laptopSession = sessions.find((s) => !s.current)!;
+    expect((await call(`/api/auth/sessions/${laptopSession.id}`, worker.token, "DELETE")).status).toBe(200);
+    await toldEndedAndClosed(laptopChat);
+    await toldEndedAndClosed(laptopTab);
+
+    // The phone's session goes on: its chat socket still hears the room.
+    const hirerChat = await joinedSocket(gigId, hirer);
+    hirerChat.send({ type: "chat_message", gigId, message: "still there?" });
+    expect((await phoneChat.next()).message).toMatchObject({ message: "still there?" });
+    expect(phoneTab.closed).toBeNull();
+
+    expect((await call("/api/auth/logout", worker.token, "POST")).status).toBe(200);
+    await toldEndedAndClosed(phoneChat);
+    await toldEndedAndClosed(phoneTab);
+    hirerChat.close();
+  });
+});
+
+describe("a socket's sign-ins and joins are limited", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("a stranger guessing sessions: the fifth failed auth in a minute is answered, then the socket is closed (1008)", async () => {
+    const { gigId } = await claimedJob();
+    const socket = (await openSocket(gigId)).socket!;
+    const heard = overheard(socket);
+    // A malformed auth frame counts as a failed one.
+    expect(await socket.ask({ type: "auth" })).toMatchObject({ type: "error" });
+    for (let i = 0; i < 3; i++) expect(await socket.ask({ type: "auth", sessionToken: crypto.randomUUID() })).toMatchObject({ type: "error" });
+    expect(await socket.ask({ type: "auth", adminToken: "guess" })).toEqual({ type: "error", message: "Invalid admin token" });
+    expect(await socket.next()).toEqual({ type: "error", message: TOO_MANY_SIGN_INS });
+    expect((await socket.waitForClose()).code).toBe(1008);
+    // The other 55 of the 60 the stranger sent go nowhere.
+    for (let i = 0; i < 55; i++) {
+      try {
+        socket.send({ type: "auth", sessionToken: crypto.randomUUID() });
+      } catch {
+        /* closed */
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(heard).toHaveLength(6);
+  });
+
+  it("more than ten join_gig frames in a minute close the socket (1008); a minute later the count starts again", async () => {
+    const { gigId } = await claimedJob();
+    const stranger = await signUp();
+    const socket = (await openSocket(gigId)).socket!;
+    expect(await socket.ask({ type: "auth", sessionToken: stranger.token })).toEqual({ type: "auth_success" });
+    for (let i = 0; i < 10; i++) expect(await socket.ask({ type: "join_gig", gigId })).toMatchObject({ type: "error", message: expect.stringMatching(/hirer and worker/) });
+    expect(await socket.ask({ type: "join_gig", gigId })).toEqual({ type: "error", message: TOO_MANY_JOINS });
+    expect((await socket.waitForClose()).code).toBe(1008);
+
+    const patient = (await openSocket(gigId)).socket!;
+    expect(await patient.ask({ type: "auth", sessionToken: stranger.token })).toEqual({ type: "auth_success" });
+    for (let i = 0; i < 10; i++) await patient.ask({ type: "join_gig", gigId });
+    aMinuteLater();
+    expect(await patient.ask({ type: "join_gig", gigId })).toMatchObject({ type: "error", message: expect.stringMatching(/hirer and worker/) });
+    expect(patient.closed).toBeNull();
+    patient.close();
   });
 });

@@ -6,12 +6,14 @@ import { z } from "zod";
 import { clientFrameSchema, frameJson, type ChatMessageView, type ClientFrame, type ServerFrame } from "../domain/chat-protocol";
 import { isParty } from "../domain/gig";
 import type { Env, GigRoomApi } from "../worker/env";
+import { rememberChatRoom, type EndedSessionsApi } from "../worker/services/session-sockets";
 import { makeDeps } from "../worker/composition";
 import { AppError } from "../worker/errors";
 import { CHAT_RATE_LIMITED_MESSAGE, countChatMessage } from "../worker/rate-limits";
 import {
   chatAudience,
   chatCredentialKey,
+  checkSessions,
   joinChat,
   mayChat,
   sendChatMessage,
@@ -40,6 +42,23 @@ const RECHECK_LISTENERS_MS = 60_000;
 export const SESSION_ENDED_CLOSE_CODE = 1008;
 
 /**
+ * What one socket may try in a minute before it is told so and closed (1008): `auth` frames that fail
+ * (unknown session, bad admin token, malformed), `auth` frames in all, and `join_gig` frames. A tab signs in
+ * and joins once per connection; only a guesser comes near these.
+ */
+export const SOCKET_ATTEMPTS = { windowMs: 60_000, authFailures: 5, auths: 10, joins: 10 } as const;
+export const TOO_MANY_SIGN_INS = "Too many sign-in attempts on this connection. Please reconnect later.";
+export const TOO_MANY_JOINS = "Too many join attempts on this connection. Please reconnect later.";
+
+/** The `auth` and `join_gig` frames a socket sent in its current minute, and how many of its sign-ins failed. */
+interface Attempts {
+  windowStart: number;
+  auths: number;
+  authFailures: number;
+  joins: number;
+}
+
+/**
  * What a socket is, kept on the socket itself (serializeAttachment) so it survives hibernation.
  * The credential is kept so that every frame can re-check that the session still holds.
  */
@@ -51,6 +70,21 @@ interface SocketState {
   checkedAt: number;
   /** Chat messages this socket sent in the current window (CHAT_MESSAGES_PER_SOCKET), and when it began. */
   sent?: { windowStart: number; count: number };
+  /** Sign-ins and joins in the current minute (SOCKET_ATTEMPTS). */
+  attempts?: Attempts;
+}
+
+/** The attempts counted afresh when the socket's minute has passed. */
+function currentAttempts(attempts: Attempts | undefined, now: number): Attempts {
+  return attempts && now - attempts.windowStart < SOCKET_ATTEMPTS.windowMs ? attempts : { windowStart: now, auths: 0, authFailures: 0, joins: 0 };
+}
+
+function attemptsOf(raw: unknown): Attempts | undefined {
+  if (raw === null || typeof raw !== "object") return undefined;
+  const { windowStart, auths, authFailures, joins } = raw as Record<string, unknown>;
+  return [windowStart, auths, authFailures, joins].every((n) => typeof n === "number")
+    ? { windowStart: windowStart as number, auths: auths as number, authFailures: authFailures as number, joins: joins as number }
+    : undefined;
 }
 
 const isString = (x: unknown): x is string => typeof x === "string";
@@ -58,7 +92,7 @@ const isString = (x: unknown): x is string => typeof x === "string";
 /** The attachment as a SocketState, or null when it is not one. Checked by hand: a broadcast reads every socket's. */
 function socketStateOf(raw: unknown): SocketState | null {
   if (raw === null || typeof raw !== "object") return null;
-  const { gigId, credential: c, joined, checkedAt, sent } = raw as Record<string, unknown>;
+  const { gigId, credential: c, joined, checkedAt, sent, attempts } = raw as Record<string, unknown>;
   if (!isString(gigId) || typeof joined !== "boolean" || typeof checkedAt !== "number" || c === null || typeof c !== "object") return null;
   const cred = c as Record<string, unknown>;
   let credential: Credential;
@@ -68,7 +102,7 @@ function socketStateOf(raw: unknown): SocketState | null {
   else return null;
   const window = sent as { windowStart?: unknown; count?: unknown } | undefined;
   const counted = window && typeof window.windowStart === "number" && typeof window.count === "number" ? { windowStart: window.windowStart, count: window.count } : undefined;
-  return { gigId, credential, joined, checkedAt, sent: counted };
+  return { gigId, credential, joined, checkedAt, sent: counted, attempts: attemptsOf(attempts) };
 }
 
 function send(ws: WebSocket, frame: ServerFrame): void {
@@ -91,7 +125,7 @@ function frameProblem(raw: unknown, error: z.ZodError): string {
   return issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message;
 }
 
-export class GigRoom extends DurableObject<Env> implements GigRoomApi {
+export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSessionsApi {
   /** Frames and admin posts are handled one at a time, so messages are stored and broadcast in order. */
   private queue: Promise<unknown> = Promise.resolve();
   private lastMessageMs = 0;
@@ -132,6 +166,33 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi {
     });
   }
 
+  /**
+   * The member's sessions changed (some ended: worker/services/auth.ts, through their inbox): their sockets in
+   * this room whose session ended are told so and closed at once (1008), joined or not. One D1 query. Answers
+   * how many of the member's sockets stay open here.
+   */
+  async closeEndedSessions(userId: string): Promise<number> {
+    return this.serially(async () => {
+      const theirs = this.ctx.getWebSockets().flatMap((ws) => {
+        const state = this.stateOf(ws);
+        return state && state.credential.kind === "member" && state.credential.userId === userId ? [{ ws, state, credential: state.credential }] : [];
+      });
+      if (theirs.length === 0) return 0;
+      const checked = await checkSessions(this.deps(), theirs.map((t) => t.credential));
+      let open = 0;
+      for (const { ws, state, credential } of theirs) {
+        if (!checked.senders.get(chatCredentialKey(credential))) {
+          this.setState(ws, { ...state, joined: false });
+          this.endSession(ws);
+          continue;
+        }
+        this.setState(ws, { ...state, checkedAt: checked.at });
+        open++;
+      }
+      return open;
+    });
+  }
+
   private serially<T>(work: () => Promise<T>): Promise<T> {
     const run = this.queue.then(work, work);
     this.queue = run.catch(() => undefined);
@@ -157,20 +218,41 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi {
   }
 
   private async handleFrame(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
-    const state = this.stateOf(ws);
+    let state = this.stateOf(ws);
     if (!state) {
       ws.close(1011, "Connection state lost; please reconnect");
       return;
     }
     const raw = frameJson(data);
+    const type = raw !== null && typeof raw === "object" ? (raw as { type?: unknown }).type : undefined;
+    if (type === "auth" || type === "join_gig") {
+      // Counted before anything is checked, malformed frames too.
+      const attempts = currentAttempts(state.attempts, Date.now());
+      if (type === "auth") attempts.auths++;
+      else attempts.joins++;
+      if (attempts.auths > SOCKET_ATTEMPTS.auths) return this.tooMany(ws, TOO_MANY_SIGN_INS);
+      if (attempts.joins > SOCKET_ATTEMPTS.joins) return this.tooMany(ws, TOO_MANY_JOINS);
+      state = { ...state, attempts: { ...attempts } };
+      this.setState(ws, state);
+    }
     const parsed = clientFrameSchema.safeParse(raw);
-    if (!parsed.success) return sendError(ws, frameProblem(raw, parsed.error));
+    if (!parsed.success) {
+      sendError(ws, frameProblem(raw, parsed.error));
+      if (type === "auth") this.signInFailed(ws);
+      return;
+    }
     const frame = parsed.data;
     const deps = this.deps();
     try {
       switch (frame.type) {
         case "auth":
-          return await this.authenticate(deps, ws, state, frame);
+          try {
+            return await this.authenticate(deps, ws, state, frame);
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            sendError(ws, err.message);
+            return this.signInFailed(ws);
+          }
         case "join_gig":
           return await this.join(deps, ws, state, frame);
         case "chat_message":
@@ -185,6 +267,22 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi {
       console.error("chat frame failed", err);
       sendError(ws, "Something went wrong. Please try again.");
     }
+  }
+
+  /** Counts a failed sign-in; the last one allowed in the minute closes the socket. */
+  private signInFailed(ws: WebSocket): void {
+    const state = this.stateOf(ws);
+    if (!state) return;
+    const attempts = currentAttempts(state.attempts, Date.now());
+    const counted = { ...attempts, authFailures: attempts.authFailures + 1 };
+    this.setState(ws, { ...state, attempts: counted });
+    if (counted.authFailures >= SOCKET_ATTEMPTS.authFailures) this.tooMany(ws, TOO_MANY_SIGN_INS);
+  }
+
+  /** Tells a socket it tried too often, and closes it (policy violation). */
+  private tooMany(ws: WebSocket, message: string): void {
+    sendError(ws, message);
+    closeSocket(ws, SESSION_ENDED_CLOSE_CODE, "Too many attempts");
   }
 
   private async authenticate(deps: Deps, ws: WebSocket, state: SocketState, frame: Extract<ClientFrame, { type: "auth" }>): Promise<void> {
@@ -235,6 +333,8 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi {
     const outcome = await joinChat(deps, state.gigId, state.credential);
     if (!this.settle(ws, outcome)) return;
     this.setState(ws, { ...this.stateOf(ws)!, joined: true });
+    // The member's inbox learns of this room, so that when their session ends this socket is closed at once.
+    if (state.credential.kind === "member") await rememberChatRoom(this.env, state.credential.userId, state.gigId);
     send(ws, { type: "join_success", gigId: outcome.gig.id });
   }
 

@@ -1,12 +1,16 @@
 // MemberInbox: one per member. Holds their open tabs' notification sockets (hibernation API): the unread
 // count as a socket opens, then each new notification as it is written (announced after the change that
 // wrote it commits: worker/composition.ts). It reads through the notifications service only; a tab whose
-// session ended is told so and closed. Tabs send nothing: any frame they send is ignored.
+// session ended is told so and closed. Tabs send nothing: any frame they send is ignored. It also keeps which
+// gigs' chat rooms the member joined, so that when their sessions end (worker/services/auth.ts) it closes its
+// own tabs and the member's sockets in those rooms at once.
 import { DurableObject } from "cloudflare:workers";
 import { INBOX_PROTOCOL, type InboxFrame } from "../domain/notifications";
 import { makeDeps } from "../worker/composition";
 import type { Env, MemberInboxApi } from "../worker/env";
 import { inboxNews, unreadCount } from "../worker/services/notifications";
+import { chatRoomOf, type InboxRoomsApi } from "../worker/services/session-sockets";
+import { SESSION_TTL_MS } from "../worker/services/auth";
 import type { Deps } from "../worker/services/deps";
 import { closeSocket } from "./close-socket";
 
@@ -33,7 +37,10 @@ function send(ws: WebSocket, frame: InboxFrame): void {
   }
 }
 
-export class MemberInbox extends DurableObject<Env> implements MemberInboxApi {
+/** Storage keys of the rooms the member joined: `room:<gigId>` → when last joined. */
+const ROOM_KEY = "room:";
+
+export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, InboxRoomsApi {
   /** Openings and announcements are handled one at a time, so each tab's counts arrive in order. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -64,12 +71,65 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi {
     closeSocket(ws, 1011, "socket error");
   }
 
+  /** A socket of the member joined a gig's chat (the GigRoom tells): remembered until their sockets there are gone. */
+  async rememberRoom(gigId: string): Promise<void> {
+    await this.ctx.storage.put(`${ROOM_KEY}${gigId}`, Date.now());
+  }
+
+  /**
+   * Some of the member's sessions ended: the tabs whose session ended are told so and closed (1008), and every
+   * room the member joined closes theirs. A room where none of the member's sockets stays open is forgotten.
+   * Answers how many of the member's tabs stay open.
+   */
+  async closeEndedSessions(userId: string): Promise<number> {
+    const [open] = await Promise.all([this.serially(() => this.closeEndedTabs(userId)), this.closeEndedInRooms(userId)]);
+    return open;
+  }
+
+  private async closeEndedTabs(userId: string): Promise<number> {
+    const tabs = this.tabs();
+    if (tabs.length === 0) return 0;
+    const { liveSessions } = await inboxNews(this.deps(), userId, [...new Set(tabs.map((t) => t.state.sessionId))], []);
+    let open = 0;
+    for (const { ws, state } of tabs) {
+      if (liveSessions.has(state.sessionId)) open++;
+      else this.endTab(ws);
+    }
+    return open;
+  }
+
+  private async closeEndedInRooms(userId: string): Promise<void> {
+    const rooms = await this.ctx.storage.list<number>({ prefix: ROOM_KEY });
+    // Joined longer ago than a session lives: that socket's session has expired, and its room closes it itself.
+    const expired = Date.now() - SESSION_TTL_MS;
+    await Promise.all(
+      [...rooms].map(async ([key, joinedAt]) => {
+        try {
+          if (joinedAt < expired) return await this.ctx.storage.delete(key);
+          const open = await chatRoomOf(this.env, key.slice(ROOM_KEY.length)).closeEndedSessions(userId);
+          if (open === 0) await this.ctx.storage.delete(key);
+        } catch (err) {
+          console.error("could not close a chat room's ended sockets", key, err);
+        }
+      }),
+    );
+  }
+
+  private tabs(): { ws: WebSocket; state: TabState }[] {
+    return this.ctx.getWebSockets().flatMap((ws) => {
+      const state = tabStateOf(ws.deserializeAttachment());
+      return state ? [{ ws, state }] : [];
+    });
+  }
+
+  private endTab(ws: WebSocket): void {
+    send(ws, { type: "error", message: "Your session has ended. Please sign in again." });
+    closeSocket(ws, INBOX_SESSION_ENDED_CLOSE_CODE, "Session ended");
+  }
+
   async announce(notificationIds: string[]): Promise<void> {
     await this.serially(async () => {
-      const tabs = this.ctx.getWebSockets().flatMap((ws) => {
-        const state = tabStateOf(ws.deserializeAttachment());
-        return state ? [{ ws, state }] : [];
-      });
+      const tabs = this.tabs();
       // No open tab: nothing to read or tell (the bell reads the count when it next opens).
       if (tabs.length === 0) return;
       const userId = tabs[0]!.state.userId;
@@ -77,8 +137,7 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi {
       const frames = news.notifications.map((notification) => JSON.stringify({ type: "notification", notification, unreadCount: news.unreadCount } satisfies InboxFrame));
       for (const { ws, state } of tabs) {
         if (!news.liveSessions.has(state.sessionId)) {
-          send(ws, { type: "error", message: "Your session has ended. Please sign in again." });
-          closeSocket(ws, INBOX_SESSION_ENDED_CLOSE_CODE, "Session ended");
+          this.endTab(ws);
           continue;
         }
         for (const text of frames) {

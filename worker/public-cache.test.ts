@@ -1,7 +1,9 @@
 // Visitors' public reads from the edge cache: a hit runs no query; a member's or the admin's read is never
 // stored nor served from it; a gig's change makes its own page fresh at once; a browse page is at most the
 // stated freshness old, then served stale once while a fresh one is made.
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { INBOX_PROTOCOL, INBOX_TOKEN_PREFIX } from "../domain/notifications";
 import { adminSignIn } from "./test/admin";
 import { api, claimedJob, postGig, signUp, type Json } from "./test/factories";
 
@@ -53,6 +55,63 @@ describe("members and the admin", () => {
     const asAdmin = await api(`/api/gigs/${job.gigId}`, { headers: { "x-admin-token": admin }, env: CACHED });
     expect(asAdmin.headers.get("X-Cache")).toBeNull();
     expect(((await asAdmin.json()) as Json).workSubmission).toBe("Only for the parties");
+  });
+});
+
+describe("who is a visitor", () => {
+  const socketLike = (token: string) => ({ Upgrade: "websocket", "Sec-WebSocket-Protocol": `${INBOX_PROTOCOL}, ${INBOX_TOKEN_PREFIX}${token}` });
+
+  it("a session offered as a sub-protocol is read only by the inbox socket: a gig read carrying one neither sees the member's view nor stores it", async () => {
+    // The attack: an unpaid job (its invoice is the poster's alone) read with the poster's token as a sub-protocol.
+    const poster = await signUp({ lightningAddress: `inv${crypto.randomUUID().slice(0, 8)}@wallet.test` });
+    const { gig } = await postGig(poster);
+    const attack = await api(`/api/gigs/${gig.id}`, { headers: socketLike(poster.token), env: CACHED });
+    const answer = (await attack.json()) as Json;
+    expect(attack.status).toBe(400);
+    expect(answer).toMatchObject({ error: "misplaced_session" });
+    expect(JSON.stringify(answer)).not.toContain("lnbc");
+    expect(attack.headers.get("X-Cache")).toBeNull();
+    // Nothing was stored as the visitor's answer: a visitor still gets 404, from the app.
+    const visitor = await visitorRead(`/api/gigs/${gig.id}`);
+    expect(visitor).toMatchObject({ status: 404, cache: null });
+    expect(JSON.stringify(visitor.body)).not.toContain("lnbc");
+
+    // Nor a removed gig as the admin (or a party) sees it.
+    const job = await claimedJob();
+    await env.DB.prepare("UPDATE gigs SET resolution = 'deleted_by_admin' WHERE id = ?").bind(job.gigId).run();
+    expect((await api(`/api/gigs/${job.gigId}`, { headers: socketLike(job.hirer.token), env: CACHED })).status).toBe(400);
+    expect(await visitorRead(`/api/gigs/${job.gigId}`)).toMatchObject({ status: 404, cache: null });
+  });
+
+  it("a request with an upgrade, a sub-protocol or a cookie is neither answered from the cache nor stored", async () => {
+    const job = await claimedJob();
+    const page = `/api/gigs/${job.gigId}`;
+    const others: Record<string, string>[] = [{ Upgrade: "websocket" }, { "Sec-WebSocket-Protocol": INBOX_PROTOCOL }, { Cookie: "session=1" }, { Authorization: "Basic eDp5" }];
+    for (const headers of others) {
+      const res = await api(page, { headers, env: CACHED });
+      expect(res.headers.get("X-Cache")).toBeNull();
+    }
+    // None of them stored anything: the first visitor's read is a miss, then a hit; the others still skip it.
+    expect((await visitorRead(page)).cache).toBe("miss");
+    expect((await visitorRead(page)).cache).toBe("hit");
+    for (const headers of others) {
+      expect((await api(page, { headers, env: CACHED })).headers.get("X-Cache")).toBeNull();
+    }
+  });
+});
+
+describe("a refresh that finds the page gone", () => {
+  it("deletes the stored answer: a gig removed without a purge is served stale once, then not again", async () => {
+    const job = await claimedJob();
+    const page = `/api/gigs/${job.gigId}`;
+    expect((await visitorRead(page)).cache).toBe("miss");
+    // Removed behind the cache's back (no purge reaches it): only the refresh can find out.
+    await env.DB.prepare("UPDATE gigs SET resolution = 'deleted_by_admin' WHERE id = ?").bind(job.gigId).run();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 31_000 });
+    expect((await visitorRead(page)).cache).toBe("stale");
+    // The refresh answered 404: the entry is gone, not served stale again.
+    expect(await visitorRead(page)).toMatchObject({ status: 404, cache: null });
+    expect(await visitorRead(page)).toMatchObject({ status: 404, cache: null });
   });
 });
 

@@ -2,12 +2,15 @@
 // them). A stored answer is fresh for PUBLIC_CACHE_SECONDS (`X-Cache: hit`, `X-Rows-Read: 0`: no query runs);
 // after that, for up to STALE_SECONDS more, it is still served (`X-Cache: stale`) while one fresh answer is made
 // after the response (stale-while-revalidate, which the Cache API does not do by itself). A member's or the
-// admin's request is never looked up nor stored: only requests with no credentials are, and what they get is
-// what any visitor gets.
+// admin's request is never looked up nor stored: only a visitor's is (`isVisitor`: no credential, no cookie,
+// nothing of a WebSocket upgrade), and what they get is what any visitor gets. A refresh that finds the page
+// gone (404, 410) deletes the stored answer. Before all that, a session offered as a WebSocket sub-protocol
+// anywhere but the inbox socket is refused (routes/socket-upgrade.ts), so only that route ever reads one.
 import type { MiddlewareHandler } from "hono";
 import type { AppContext, AppEnv } from "./context";
 import type { Env } from "./env";
-import { publicCacheKey } from "./services/public-cache";
+import { isVisitor, publicCacheKey } from "./services/public-cache";
+import { misplacedSocketSession } from "./routes/socket-upgrade";
 import { settingNumber } from "./services/deps";
 
 export const STALE_SECONDS = 60;
@@ -35,9 +38,10 @@ const refreshes = new WeakSet<Request>();
 /** `refresh` runs the app for a request (the app's own fetch), to make a fresh answer after a stale one was served. */
 export function publicCache(refresh: (request: Request, env: Env, ctx: AppContext["executionCtx"]) => Response | Promise<Response>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    const misplaced = misplacedSocketSession(c);
+    if (misplaced) return misplaced;
     const fresh = publicCacheSeconds(c.env);
-    const visitor = !c.req.header("authorization") && !c.req.header("x-admin-token");
-    const key = fresh > 0 && c.req.method === "GET" && visitor ? publicCacheKey(new URL(c.req.url)) : null;
+    const key = fresh > 0 && c.req.method === "GET" && isVisitor(c.req.raw.headers) ? publicCacheKey(new URL(c.req.url)) : null;
     if (!key) return next();
     const cache = caches.default;
     const isRefresh = refreshes.has(c.req.raw);
@@ -56,6 +60,11 @@ export function publicCache(refresh: (request: Request, env: Env, ctx: AppContex
       }
     }
     await next();
+    if (isRefresh && (c.res.status === 404 || c.res.status === 410)) {
+      // The page is gone (removed, unpublished): no visitor is answered the stored one again.
+      await cache.delete(key).catch((err) => console.error("could not delete a gone public page", err));
+      return;
+    }
     if (c.res.status !== 200) return;
     const copy = new Response(c.res.clone().body, c.res);
     copy.headers.set(STORED_AT, String(Date.now()));

@@ -4,6 +4,7 @@ import { INBOX_PROTOCOL, INBOX_TOKEN_PREFIX } from "../../domain/notifications";
 import { unauthorized } from "../errors";
 import { lastUsedIsStale, sessionForToken, touchSession } from "../services/auth";
 import { accessFor } from "./access";
+import { INBOX_SOCKET_PATH } from "../routes/socket-upgrade";
 
 export function bearerToken(header: string | undefined): string | null {
   const match = header?.match(/^Bearer\s+(\S+)$/i);
@@ -26,7 +27,10 @@ export function socketBearerToken(upgrade: string | undefined, protocols: string
 /** Who is calling (the request's database is open: d1-sessions.ts): the session and the admin token, then the access table. */
 export function identify(resolveAdmin: (c: AppContext, token: string) => Promise<boolean>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const token = bearerToken(c.req.header("authorization")) ?? socketBearerToken(c.req.header("upgrade"), c.req.header("sec-websocket-protocol"));
+    // A session offered as a sub-protocol is read only on the inbox socket (anywhere else it is refused
+    // before this, routes/socket-upgrade.ts misplacedSocketSession): nowhere can it make a member's view.
+    const onInboxSocket = c.req.method === "GET" && c.req.path === INBOX_SOCKET_PATH;
+    const token = bearerToken(c.req.header("authorization")) ?? (onInboxSocket ? socketBearerToken(c.req.header("upgrade"), c.req.header("sec-websocket-protocol")) : null);
     const session = token ? await sessionForToken(c.var.db, token) : null;
     c.set("user", session?.user ?? null);
     c.set("sessionId", session?.sessionId ?? null);

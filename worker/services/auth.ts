@@ -8,9 +8,11 @@ import { notFound, unauthorized } from "../errors";
 import { firstLoginEventProblem, type LoginEvent } from "../auth/nostr-login";
 import { randomHex, sha256Hex } from "../auth/tokens";
 import { liveSession } from "../auth/live-sessions";
+import { endAdminTokensOfMember } from "../auth/admin";
 import { clientLabel } from "../auth/client-label";
 import type { SessionView } from "../../domain/session";
 import type { Deps } from "./deps";
+import { closeSocketsOfEndedSessions } from "./session-sockets";
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -139,21 +141,36 @@ export async function listSessions({ db }: Pick<Deps, "db">, userId: string, cur
   }));
 }
 
-/** Ends every session of the member, the one asking included. Answers how many ended. */
-export async function endAllSessions({ db }: Pick<Deps, "db">, userId: string): Promise<number> {
-  const ended = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+/**
+ * Ends every session of the member, the one asking included, and every admin token their key opened
+ * (decision 023), in one batch. Answers how many member sessions ended.
+ */
+export async function endAllSessions({ db, env }: SessionEnding, userId: string): Promise<number> {
+  const [ended] = await db.batch([
+    db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }),
+    endAdminTokensOfMember(db, userId),
+  ]);
+  if (env) await closeSocketsOfEndedSessions(env, userId);
   return ended.length;
 }
 
+/**
+ * Ending sessions needs the database; with the bindings (`env`, as every route passes) the ended sessions'
+ * open sockets (chat rooms, inbox tabs) are closed at once (worker/services/chat.ts), else at their next check.
+ */
+type SessionEnding = Pick<Deps, "db"> & Partial<Pick<Deps, "env">>;
+
 /** Ends one of the member's own sessions; another member's (or an unknown) id is 404 and ends nothing. */
-export async function endSessionById({ db }: Pick<Deps, "db">, userId: string, sessionId: string): Promise<void> {
+export async function endSessionById({ db, env }: SessionEnding, userId: string, sessionId: string): Promise<void> {
   const ended = await db
     .delete(sessions)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
     .returning({ id: sessions.id });
   if (ended.length === 0) throw notFound("Session not found");
+  if (env) await closeSocketsOfEndedSessions(env, userId);
 }
 
-export async function endSession({ db }: Pick<Deps, "db">, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
+export async function endSession({ db, env }: SessionEnding, token: string): Promise<void> {
+  const ended = await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token))).returning({ userId: sessions.userId });
+  if (env) for (const { userId } of ended) await closeSocketsOfEndedSessions(env, userId);
 }

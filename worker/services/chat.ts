@@ -42,7 +42,7 @@ export interface SessionCheck {
  * session now belongs to someone else. All are checked at once: one D1 query for the member sessions and
  * one for the admin tokens, however many sockets and sessions there are.
  */
-async function checkSessions(deps: Pick<Deps, "db">, credentials: ChatCredential[]): Promise<SessionCheck> {
+export async function checkSessions(deps: Pick<Deps, "db">, credentials: ChatCredential[]): Promise<SessionCheck> {
   const at = Date.now();
   const distinct = new Map(credentials.map((c) => [chatCredentialKey(c), c]));
   const members = [...distinct.values()].flatMap((c) => (c.kind === "member" ? [c.sessionToken] : []));

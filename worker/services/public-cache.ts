@@ -2,6 +2,20 @@
 // pages, under which key, and how a change makes a gig's own page fresh at once. The middleware that serves
 // and stores them is worker/public-cache.ts.
 
+/**
+ * Headers that make a request someone's rather than a visitor's: any credential (a session, the admin's token,
+ * a cookie, HTTP or proxy auth) and anything of a WebSocket upgrade (whose sub-protocols can carry a session).
+ */
+const NOT_A_VISITOR = ["authorization", "proxy-authorization", "cookie", "x-admin-token", "upgrade", "sec-websocket-protocol", "sec-websocket-key"];
+
+/**
+ * The one rule for who is a visitor: a request carrying none of NOT_A_VISITOR. Only a visitor's request is
+ * looked up in or stored to the edge cache; anyone else is answered by the app, and their answer is never kept.
+ */
+export function isVisitor(headers: Headers): boolean {
+  return NOT_A_VISITOR.every((name) => !headers.has(name));
+}
+
 /** The pages a visitor reads that anyone may see: browse lists, a gig, a profile, its portfolio and reviews. */
 const LISTS = /^\/api\/gigs$/;
 const PAGES = [/^\/api\/gigs\/[^/]+$/, /^\/api\/users\/by-npub\/[^/]+$/, /^\/api\/users\/[^/]+$/, /^\/api\/portfolio\/user\/[^/]+$/, /^\/api\/reviews\/user\/[^/]+$/];
