@@ -26,6 +26,7 @@ export interface Env {
   MEMBER_INBOX: DurableObjectNamespace<MemberInboxApi>;
   ASSETS: Fetcher;
   /** Workers Rate Limiting bindings (wrangler.toml `[[ratelimits]]`; the doors are in worker/rate-limits.ts). */
+  RATE_LIMIT_120_PER_MINUTE: RateLimit;
   RATE_LIMIT_30_PER_MINUTE: RateLimit;
   RATE_LIMIT_20_PER_MINUTE: RateLimit;
   RATE_LIMIT_5_PER_MINUTE: RateLimit;

@@ -1,9 +1,10 @@
 // Limits on every door (issue 14): each counted door answers 429 with Retry-After past its limit, for
 // that client only; the portfolio also has a hard cap per member.
 import { describe, expect, it } from "vitest";
-import { DOORS } from "./rate-limits";
-import { api, payWithDevWallet, postGig, signUp, statusAndBody, type Member } from "./test/factories";
+import { DOORS, clientAddressKey } from "./rate-limits";
+import { api, getChallenge, loginEvent, payWithDevWallet, postGig, signUp, statusAndBody, type Member } from "./test/factories";
 import { statement, batch } from "./db/test-statements";
+import { generateSecretKey } from "nostr-tools/pure";
 
 const GIG = { gigType: "job_request", title: "Design a logo", description: "A clean logo for a bitcoin meetup, SVG please.", category: "Design", payment: 10_000, timeframe: 7 };
 const PORTFOLIO_ITEM = { title: "Meetup poster", description: "A poster for our local meetup." };
@@ -124,5 +125,51 @@ describe("portfolio hard cap", () => {
     const answers = await Promise.all([1, 2].map(() => api("/api/portfolio", { method: "POST", token: member.token, json: PORTFOLIO_ITEM })));
     expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(await countRows("SELECT COUNT(*) AS n FROM portfolio_items WHERE user_id = ?", member.id)).toBe(50);
+  });
+});
+
+describe("sign-in attempts (POST /api/auth/nostr/verify), counted by the client's address", () => {
+  it(`answers 429 after ${DOORS.loginVerify.limit} a minute, before the signature is checked; another address is still heard`, async () => {
+    const address = freshAddress();
+    // One challenge, and signed answers to it by ever new keys: each costs a signature check and a database round.
+    const { challenge, challengeId } = await getChallenge();
+    const verify = (from: string) =>
+      api("/api/auth/nostr/verify", {
+        method: "POST",
+        headers: { "cf-connecting-ip": from },
+        json: { event: { ...loginEvent(generateSecretKey(), challenge), content: "tampered" }, challengeId },
+      });
+    for (let i = 0; i < DOORS.loginVerify.limit; i++) expect((await verify(address)).status).not.toBe(429);
+    const refused = await verify(address);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(await refused.json()).toEqual({ message: "Too many sign-in attempts. Please wait a minute and try again.", error: "rate_limited" });
+    expect((await verify(freshAddress())).status).not.toBe(429);
+  });
+});
+
+describe("an IPv6 client is counted by its /64", () => {
+  it("keys an IPv6 address by its /64 prefix, whatever its spelling; IPv4 as it is", () => {
+    expect(clientAddressKey("2001:db8::1")).toBe("2001:db8:0:0");
+    expect(clientAddressKey("2001:db8:0:0:ffff::2")).toBe("2001:db8:0:0");
+    expect(clientAddressKey("2001:0DB8:0000:0000:0000:0000:0000:0001")).toBe("2001:db8:0:0");
+    expect(clientAddressKey("2001:db8:0:1::1")).toBe("2001:db8:0:1");
+    expect(clientAddressKey("::1")).toBe("0:0:0:0");
+    expect(clientAddressKey("fe80::1%eth0")).toBe("fe80:0:0:0");
+    expect(clientAddressKey("2001:db8:1:2:3:4:1.2.3.4")).toBe("2001:db8:1:2");
+    expect(clientAddressKey("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(clientAddressKey("198.51.100.7")).toBe("198.51.100.7");
+  });
+
+  it("login challenges: two addresses in one /64 share one budget; the next /64 has its own", async () => {
+    const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
+    const prefix = `2001:db8:${hex()}:${hex()}`;
+    const ask = (from: string) => api("/api/auth/nostr/challenge", { method: "POST", headers: { "cf-connecting-ip": from } });
+    // One attacker with a /64 takes turns between its addresses (compressed and not).
+    const mine = [`${prefix}::1`, `${prefix}:ffff:0:0:2`];
+    for (let i = 0; i < DOORS.loginChallenge.limit; i++) expect((await ask(mine[i % 2]!)).status).toBe(200);
+    expect((await ask(`${prefix}:1234:5678:9abc:def0`)).status).toBe(429);
+    expect((await ask(mine[0]!)).status).toBe(429);
+    expect((await ask(`2001:db8:${hex()}:${hex()}::1`)).status).toBe(200);
   });
 });

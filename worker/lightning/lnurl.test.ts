@@ -291,3 +291,40 @@ describe("host rules", () => {
     expect(calls[1]!.url).toBe(`${CALLBACK}?amount=1500`);
   });
 });
+
+describe("this site's own alias endpoints (the Worker must never pay through itself)", () => {
+  const OWN = ["gigstr.test", "pay.gigstr.example"];
+
+  it("refuses a payRequest whose callback is one of our alias callbacks, without calling it", async () => {
+    for (const callback of [
+      "https://gigstr.test/.well-known/lnurlp/bob/callback",
+      "https://PAY.gigstr.example./.well-known/lnurlp/bob/callback?x=1",
+      "https://gigstr.test/%2Ewell-known/lnurlp/bob/%63allback",
+    ]) {
+      const { opts, calls } = client(lnurlProvider({ callback }), { ownHosts: OWN });
+      const err = await refusal(fetchPayoutInvoice("alice@provider.com", 21, opts));
+      expect(err.code).toBe("alias_loop");
+      expect(err.message).toBe("provider.com sends payments to an alias on this site: Gigstr would call itself, so it is not paid this way");
+      expect(calls.map((c) => c.url)).toEqual([WELL_KNOWN]);
+    }
+  });
+
+  it("refuses a destination that is itself an alias on this site, without fetching it", async () => {
+    const lnurl = bech32Encode("lnurl", toWords(new TextEncoder().encode("https://gigstr.test/.well-known/lnurlp/bob"))).toUpperCase();
+    for (const destination of ["bob@gigstr.test", "bob@Pay.Gigstr.Example", lnurl]) {
+      const { opts, calls } = client({}, { ownHosts: OWN });
+      const err = await refusal(fetchPayoutInvoice(destination, 21, opts));
+      expect(err.code).toBe("alias_loop");
+      expect(calls).toEqual([]);
+    }
+  });
+
+  it("leaves everything else alone: other hosts, and other paths on our own host", async () => {
+    const { opts } = client(lnurlProvider(), { ownHosts: OWN });
+    expect((await fetchPayoutInvoice("alice@provider.com", 21, opts)).amountMsat).toBe(21_000);
+    const elsewhere = lnurlProvider({ callback: "https://gigstr.test/api/something/callback" });
+    elsewhere["https://gigstr.test/api/something/callback"] = elsewhere["https://provider.com/lnurlp/alice/callback"]!;
+    const other = client(elsewhere, { ownHosts: OWN });
+    expect((await fetchPayoutInvoice("alice@provider.com", 21, other.opts)).amountMsat).toBe(21_000);
+  });
+});

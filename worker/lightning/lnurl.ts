@@ -10,6 +10,10 @@
 // IP-literal or local hosts. Domains listed in LNURL_OVERRIDES (`domain=http://127.0.0.1:port,...`)
 // are fetched from that base instead (tests, staging) and are exempt from the scheme and host rules.
 //
+// This site's own alias endpoints (/.well-known/lnurlp/*) are never fetched when the client is told its
+// hosts (`ownHosts`): neither a destination that is an alias here nor a payRequest whose callback is
+// one; either would have the Worker call itself, alias after alias (alias_loop).
+//
 // Everything outbound goes through the injected `fetch`, so tests play servers without a network
 // and the dev wallet answers `name@wallet.test` in process (see dev-backend.ts).
 import { z } from "zod";
@@ -29,6 +33,11 @@ export interface LnurlClientOptions {
   maxBodyBytes?: number;
   /** Clock for invoice expiry checks, ms since the epoch. Default Date.now. */
   now?: () => number;
+  /**
+   * This site's own hosts (the request's, ALIAS_DOMAIN): their alias endpoints are refused with
+   * LnurlError("alias_loop") instead of fetched. Without it, no host is treated as our own.
+   */
+  ownHosts?: readonly string[];
 }
 
 export const LNURL_TIMEOUT_MS = 5_000;
@@ -51,6 +60,7 @@ export type LnurlErrorCode =
   | "invoice_amount_mismatch"
   | "description_hash_mismatch"
   | "invoice_expired"
+  | "alias_loop"
   | "configuration";
 
 /**
@@ -356,11 +366,47 @@ export function destinationHost(destination: string): string | null {
   }
 }
 
+/** Whether `host` (a hostname, any case, with or without its trailing dot) is one of `ownHosts`. */
+export function isOwnHost(host: string, ownHosts: readonly string[]): boolean {
+  const normal = (h: string) => h.trim().toLowerCase().replace(/\.$/, "");
+  const wanted = normal(host);
+  return wanted !== "" && ownHosts.some((own) => normal(own) === wanted);
+}
+
+/**
+ * Whether `url` is one of this site's alias endpoints (`/.well-known/lnurlp/<alias>` or its callback)
+ * on one of `ownHosts`. The path is compared as our router reads it: percent-decoded, in any case.
+ */
+export function isOwnAliasUrl(url: string, ownHosts: readonly string[]): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (!isOwnHost(u.hostname, ownHosts)) return false;
+  let path = u.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // left as it is: a malformed escape is not decoded by the router either
+  }
+  return /^\/+\.well-known\/+lnurlp(\/|$)/i.test(path);
+}
+
 /** A payout destination as the profile accepts it: a Lightning address or a bech32 `lnurl1...`. */
 export async function resolvePayDestination(destination: string, opts: LnurlClientOptions): Promise<PayRequest> {
   const value = destination.trim().replace(/^lightning:/i, "");
-  if (/^lnurl1/i.test(value)) return fetchPayRequest(decodeLnurl(value), opts);
-  return resolveLightningAddress(value, opts);
+  const url = /^lnurl1/i.test(value) ? decodeLnurl(value) : lightningAddressUrl(value);
+  const ownHosts = opts.ownHosts ?? [];
+  if (isOwnAliasUrl(url, ownHosts)) {
+    throw new LnurlError("alias_loop", `${clean(value)} is an alias on this site: Gigstr would call itself, so it is not paid this way`);
+  }
+  const payRequest = await fetchPayRequest(url, opts);
+  if (isOwnAliasUrl(payRequest.callback, ownHosts)) {
+    throw new LnurlError("alias_loop", `${payRequest.domain} sends payments to an alias on this site: Gigstr would call itself, so it is not paid this way`);
+  }
+  return payRequest;
 }
 
 // ---------------------------------------------------------------- invoice

@@ -17,7 +17,7 @@ const verifyBody = z.object({
 
 export const authRoutes = new Hono<AppEnv>()
   .post("/nostr/challenge", rateLimit("loginChallenge"), async (c) => c.json(await createLoginChallenge(depsOf(c))))
-  .post("/nostr/verify", async (c) => {
+  .post("/nostr/verify", rateLimit("loginVerify"), async (c) => {
     const { event, challengeId } = await parseJson(c, verifyBody);
     const { sessionToken, user } = await signInWithNostr(
       depsOf(c),

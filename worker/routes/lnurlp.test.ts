@@ -1,11 +1,12 @@
 // The alias Lightning address: served with the owner's metadata, forwarding the owner's real invoices.
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { api, call, signUp } from "../test/factories";
 import { makeDeps } from "../composition";
 import { DevWallet } from "../lightning/dev-backend";
 import { decodeInvoice, sha256Hex } from "../lightning/invoice";
 import { statement } from "../db/test-statements";
+import { DOORS } from "../rate-limits";
 
 async function memberWithAlias() {
   const name = `al${crypto.randomUUID().slice(0, 8)}`;
@@ -88,5 +89,84 @@ describe("GET /.well-known/lnurlp/<alias>", () => {
     const res = await api(`/.well-known/lnurlp/${alias}`);
     expect(res.status).toBe(502);
     expect(((await res.json()) as { status: string }).status).toBe("ERROR");
+  });
+});
+
+/** A client address (an IPv6 /64 of its own) no other test uses, so counts never leak between tests. */
+function freshAddress(): string {
+  const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
+  return `2001:db8:${hex()}:${hex()}::1`;
+}
+
+describe("alias LNURL-pay requests, counted by the client's address", () => {
+  it(`answers a LUD-06 429 with Retry-After past ${DOORS.aliasLnurl.limit} a minute, payRequests and callbacks together; another address is still served`, async () => {
+    const { alias } = await memberWithAlias();
+    const address = freshAddress();
+    const from = (path: string, ip: string) => api(path, { headers: { "cf-connecting-ip": ip } });
+    // Each of these makes the Worker fetch the owner's real address: an attacker's loop.
+    for (let i = 0; i < DOORS.aliasLnurl.limit; i++) expect((await from(`/.well-known/lnurlp/${alias}`, address)).status).toBe(200);
+    for (const path of [`/.well-known/lnurlp/${alias}/callback?amount=21000`, `/.well-known/lnurlp/${alias}`, "/.well-known/lnurlp/nobody-here"]) {
+      const refused = await from(path, address);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("60");
+      expect(await refused.json()).toEqual({ status: "ERROR", reason: "Too many alias payment requests. Please wait a minute and try again." });
+    }
+    expect((await from(`/.well-known/lnurlp/${alias}/callback?amount=21000`, freshAddress())).status).toBe(200);
+  });
+});
+
+describe("an owner's wallet that sends payments back to this site", () => {
+  it("is refused with a LUD-06 error: the Worker never fetches its own alias callback", async () => {
+    const other = await memberWithAlias();
+    const owner = await signUp({ lightningAddress: "carol@provider.example" });
+    const alias = `fw${crypto.randomUUID().slice(0, 6)}`;
+    expect((await call("/api/user/me", owner.token, "PATCH", { gigstrAlias: alias })).status).toBe(200);
+    const theirs = "https://provider.example/.well-known/lnurlp/carol";
+    const fetched: string[] = [];
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
+      const url = input instanceof Request ? input.url : String(input);
+      fetched.push(url);
+      if (url !== theirs) return Response.json({ status: "ERROR", reason: "this test serves nothing else" }, { status: 500 });
+      // Carol's provider (or whoever controls it) names another alias's callback on this site.
+      return Response.json({
+        tag: "payRequest",
+        callback: `https://gigstr.test/.well-known/lnurlp/${other.alias}/callback`,
+        minSendable: 1000,
+        maxSendable: 100_000_000,
+        metadata: JSON.stringify([["text/plain", "Pay carol"]]),
+      });
+    });
+    try {
+      for (const path of [`/.well-known/lnurlp/${alias}`, `/.well-known/lnurlp/${alias}/callback?amount=21000`]) {
+        const res = await api(path);
+        expect(res.status).toBe(404);
+        expect(await res.json()).toEqual({ status: "ERROR", reason: "This alias's wallet sends payments back to an alias on this site, which is not allowed" });
+      }
+    } finally {
+      fetchSpy.mockRestore();
+    }
+    expect(fetched).toEqual([theirs, theirs]);
+  });
+
+  it("counts ALIAS_DOMAIN as this site too", async () => {
+    const owner = await signUp({ lightningAddress: "dave@provider.example" });
+    const alias = `fw${crypto.randomUUID().slice(0, 6)}`;
+    expect((await call("/api/user/me", owner.token, "PATCH", { gigstrAlias: alias })).status).toBe(200);
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async () =>
+      Response.json({
+        tag: "payRequest",
+        callback: "https://pay.gigstr.example/.well-known/lnurlp/someone/callback",
+        minSendable: 1000,
+        maxSendable: 100_000_000,
+        metadata: JSON.stringify([["text/plain", "Pay dave"]]),
+      }),
+    );
+    try {
+      const res = await api(`/.well-known/lnurlp/${alias}/callback?amount=21000`, { env: { ALIAS_DOMAIN: "pay.gigstr.example" } });
+      expect(res.status).toBe(404);
+      expect(fetchSpy).toHaveBeenCalledTimes(1);
+    } finally {
+      fetchSpy.mockRestore();
+    }
   });
 });

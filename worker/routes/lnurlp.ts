@@ -5,6 +5,7 @@ import { aliasDomainOf } from "./config";
 import { LnurlError } from "../lightning/lnurl";
 import { AliasError, aliasInvoice, aliasPayRequest } from "../services/alias-lnurl";
 import { depsOf } from "./deps";
+import { rateLimit } from "../rate-limits";
 
 const lnurlError = (reason: string, status: 400 | 404 | 502 = 400) => ({ body: { status: "ERROR", reason }, status });
 
@@ -20,6 +21,9 @@ function failure(err: unknown) {
 const ownHosts = (c: AppContext) => [new URL(c.req.url).hostname, aliasDomainOf(c)];
 
 export const lnurlpRoutes = new Hono<AppEnv>()
+  // Each request fetches the owner's real address (and the callback asks it for an invoice): counted
+  // by the client's address, payRequests and callbacks together, and refused as a LUD-06 error.
+  .use("*", rateLimit("aliasLnurl", { answer: "lud06" }))
   .get("/:alias", async (c) => {
     const alias = c.req.param("alias");
     const deps = depsOf(c);

@@ -278,3 +278,21 @@ describe("DELETE /api/user/me as the worker of a service offering", () => {
     expect(listed.map((g) => g.id)).not.toContain(gigId);
   });
 });
+
+describe("PATCH /api/user/me, counted by member", () => {
+  it("answers 429 with Retry-After past the limit, from any address, and changes nothing more; another member still edits", async () => {
+    const { DOORS } = await import("../rate-limits");
+    const member = await signUp();
+    // Every change of address also retries the member's failed payouts (outbound fetches) and writes a notice.
+    const edit = (token: string, i: number) =>
+      api("/api/user/me", { method: "PATCH", token, json: { lightningAddress: `edits${i}@wallet.test` }, headers: { "cf-connecting-ip": `198.18.${i % 250}.${Math.floor(Math.random() * 250) + 1}` } });
+    for (let i = 0; i < DOORS.profileEdit.limit; i++) expect((await edit(member.token, i)).status).toBe(200);
+    const refused = await edit(member.token, 999);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(await json(refused)).toEqual({ message: "Too many profile changes. Please wait a minute and try again.", error: "rate_limited" });
+    expect(await json(await api("/api/user/me", { token: member.token }))).toMatchObject({ lightningAddress: `edits${DOORS.profileEdit.limit - 1}@wallet.test` });
+    const other = await signUp();
+    expect((await edit(other.token, 1)).status).toBe(200);
+  });
+});

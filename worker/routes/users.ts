@@ -16,11 +16,12 @@ import { aliasDomainOf } from "./config";
 import { depsOf } from "./deps";
 import { retryFailedPayoutsOf } from "../services/payouts";
 import { parseJson, parseQuery } from "./parse";
+import { rateLimit } from "../rate-limits";
 
 /** /api/user/me: the signed-in member's own account. */
 export const meRoutes = new Hono<AppEnv>()
   .get("/", (c) => c.json(ownUser(requireMember(c), aliasDomainOf(c))))
-  .patch("/", async (c) => {
+  .patch("/", rateLimit("profileEdit"), async (c) => {
     const me = requireMember(c);
     const edit = await parseJson(c, profileUpdateSchema);
     const aliasDomain = aliasDomainOf(c);
