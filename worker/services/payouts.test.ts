@@ -30,7 +30,12 @@ async function approvedWithPendingPayout() {
   return { ...job, payoutId: payout!.id as string, address: `worker${job.tag}@wallet.test` };
 }
 
-const depsWithFault = (fault: DevPayFault | null) => makeDeps(env, () => {}, { devWallet: { faults: () => fault } });
+/** No test reaches outside the machine: an address that is not the dev wallet's answers as unreachable. */
+const offline = async (url: string): Promise<Response> => {
+  throw new TypeError(`network error: tests do not reach ${new URL(url).host}`);
+};
+
+const depsWithFault = (fault: DevPayFault | null) => makeDeps(env, () => {}, { devWallet: { faults: () => fault }, networkFetch: offline });
 
 /** Deps whose wallet, like NWC's pay_invoice (which takes no fee limit), pays and reports 150 sats of fees. */
 function overchargingDeps(): Deps {
