@@ -71,13 +71,14 @@ export function mayChat(gig: ChatGig, sender: ChatSender): boolean {
 export type ChatGig = Pick<GigRow, "id" | "title" | "gigType" | "posterId" | "hirerId" | "workerId">;
 
 /** The `auth` frame: the credential the socket signs in with, or 400 with what is wrong. */
-export async function signInToChat(deps: Pick<Deps, "db">, frame: { sessionToken?: string; adminToken?: string }): Promise<ChatCredential> {
+export async function signInToChat(deps: Pick<Deps, "db" | "env">, frame: { sessionToken?: string; adminToken?: string }): Promise<ChatCredential> {
   if (frame.sessionToken !== undefined) {
     const user = await memberForToken(deps.db, frame.sessionToken);
     if (!user) throw badRequest("Invalid or expired session. Please sign in again.");
     return { kind: "member", sessionToken: frame.sessionToken, userId: user.id };
   }
-  if (frame.adminToken === undefined || !(await isAdminToken(deps.db, frame.adminToken))) throw badRequest("Invalid admin token");
+  // As on HTTP: an admin token holds only while its key is in ADMIN_PUBKEYS (worker/auth/admin.ts).
+  if (frame.adminToken === undefined || !(await isAdminToken(deps.db, frame.adminToken, new Date(), deps.env))) throw badRequest("Invalid admin token");
   return { kind: "admin", adminToken: frame.adminToken };
 }
 
