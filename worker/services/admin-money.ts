@@ -9,7 +9,7 @@ import { and, asc, desc, eq, inArray, isNotNull, lte, or } from "drizzle-orm";
 import { backendStatus, gigs, payoutAttempts, payouts, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { checkLedger } from "./ledger";
-import { attemptPayout, claimIsLive, doubtfulHashesOf, makeDueNow, type AttemptResult, type PayoutRow } from "./payouts";
+import { attemptPayout, claimIsLive, doubtfulHashes, makeDueNow, type AttemptResult, type PayoutRow } from "./payouts";
 import type { WalletCheck } from "../lightning/backend";
 import type { Deps } from "./deps";
 import type { MoneyHealth, PayoutAttemptView, PayoutProblem } from "../../domain/admin-views";
@@ -65,8 +65,7 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "lightning">, now = ne
       .orderBy(desc(payouts.createdAt))
       .limit(limit),
   ]);
-  const history = await attemptsOf(deps, rows.map((r) => r.p.id));
-  const doubtful = await doubtfulHashesOf(deps, rows.filter((r) => r.p.hold === "in_doubt").map((r) => r.p.id));
+  const { history, doubtful } = await attemptsOf(deps, rows.map((r) => r.p.id));
   return {
     ledger,
     wallet,
@@ -82,7 +81,7 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "lightning">, now = ne
       problem: problemOf(p),
       hold: p.hold,
       paymentHash: p.paymentHash,
-      doubtfulHashes: doubtful.get(p.id) ?? [],
+      doubtfulHashes: p.hold === "in_doubt" ? (doubtful.get(p.id) ?? []) : [],
       routingFee: p.routingFee,
       feeCap: p.feeCap,
       history: history.get(p.id) ?? [],
@@ -97,27 +96,28 @@ export async function moneyHealth(deps: Pick<Deps, "db" | "lightning">, now = ne
   };
 }
 
-/** Each payout's attempts, oldest first (at most the last 20 per payout are shown). */
-async function attemptsOf(deps: Pick<Deps, "db">, payoutIds: string[]): Promise<Map<string, PayoutAttemptView[]>> {
-  const byPayout = new Map<string, PayoutAttemptView[]>();
-  if (payoutIds.length === 0) return byPayout;
+/**
+ * Each payout's attempts, oldest first (at most the last 20 per payout are shown), and the payment hashes
+ * in doubt among all of them (the payout rule read from the same rows).
+ */
+async function attemptsOf(deps: Pick<Deps, "db">, payoutIds: string[]): Promise<{ history: Map<string, PayoutAttemptView[]>; doubtful: Map<string, string[]> }> {
+  const rowsOf = new Map<string, (typeof payoutAttempts.$inferSelect)[]>();
   // D1 binds at most 100 values per statement: the ids go in chunks.
-  const rows = [];
   for (let i = 0; i < payoutIds.length; i += 90) {
-    rows.push(
-      ...(await deps.db
-        .select()
-        .from(payoutAttempts)
-        .where(inArray(payoutAttempts.payoutId, payoutIds.slice(i, i + 90)))
-        .orderBy(asc(payoutAttempts.createdAt), asc(payoutAttempts.attempt))),
-    );
+    const rows = await deps.db
+      .select()
+      .from(payoutAttempts)
+      .where(inArray(payoutAttempts.payoutId, payoutIds.slice(i, i + 90)))
+      .orderBy(asc(payoutAttempts.createdAt), asc(payoutAttempts.attempt));
+    for (const r of rows) rowsOf.set(r.payoutId, [...(rowsOf.get(r.payoutId) ?? []), r]);
   }
-  for (const r of rows) {
-    const list = byPayout.get(r.payoutId) ?? [];
-    list.push({ attempt: r.attempt, destination: r.destination, outcome: r.outcome, paymentHash: r.paymentHash, detail: r.detail, at: r.createdAt });
-    byPayout.set(r.payoutId, list.slice(-20));
+  const history = new Map<string, PayoutAttemptView[]>();
+  const doubtful = new Map<string, string[]>();
+  for (const [payoutId, rows] of rowsOf) {
+    history.set(payoutId, rows.slice(-20).map((r) => ({ attempt: r.attempt, destination: r.destination, outcome: r.outcome, paymentHash: r.paymentHash, detail: r.detail, at: r.createdAt })));
+    doubtful.set(payoutId, doubtfulHashes(rows));
   }
-  return byPayout;
+  return { history, doubtful };
 }
 
 /**

@@ -283,7 +283,7 @@ async function payNewInvoice(deps: Deps, wallet: Deps["lightning"], payout: Payo
       const reason = "reason" in result ? result.reason : "no answer";
       row.outcome = "unknown";
       row.detail = reason;
-      await holdInDoubt(deps, current, paying, [row], [paymentHash], reason);
+      await holdInDoubt(deps, current, paying, [row], [paymentHash], reason, row);
       return "in_flight";
     }
   }
@@ -293,7 +293,7 @@ async function payNewInvoice(deps: Deps, wallet: Deps["lightning"], payout: Payo
  * Some attempt may have sent money: no new invoice is paid. The payout stays in flight, held in doubt with
  * its hashes (Money Health shows each), and the cron looks them up again after a back-off.
  */
-async function holdInDoubt(deps: Deps, payout: PayoutRow, claim: Claim, rows: AttemptRow[], hashes: string[], reason?: string) {
+async function holdInDoubt(deps: Deps, payout: PayoutRow, claim: Claim, rows: AttemptRow[], hashes: string[], reason?: string, unsaved: AttemptRow | null = null) {
   const change = new AtomicChange(deps.db, deps.committed);
   const oldest = rows.filter((r) => hashes.includes(r.paymentHash!)).map((r) => Date.parse(r.createdAt))[0] ?? Date.now();
   const cas = change.compareAndSet(payouts,
@@ -308,10 +308,8 @@ async function holdInDoubt(deps: Deps, payout: PayoutRow, claim: Claim, rows: At
     },
     where("transition_id = ?", claim.token),
   );
-  for (const r of rows) {
-    if (r.outcome !== "unknown" || !hashes.includes(r.paymentHash!)) continue;
-    change.update(payoutAttempts, { outcome: "unknown", detail: r.detail }, where("id = ?", r.id), cas);
-  }
+  // The look-ups wrote what they learnt; the pay path's own attempt is written here, with the hold.
+  if (unsaved) change.update(payoutAttempts, { outcome: "unknown", detail: unsaved.detail }, where("id = ?", unsaved.id), cas);
   await change.commit();
 }
 
@@ -452,15 +450,10 @@ export function claimIsLive(payout: Pick<PayoutRow, "claimedUntil">, now = Date.
   return payout.claimedUntil !== null && Date.parse(payout.claimedUntil) > now;
 }
 
-/** The payment hashes of a payout's attempts in doubt (empty unless it is held in doubt). */
-export async function doubtfulHashesOf(deps: Pick<Deps, "db">, payoutIds: string[]): Promise<Map<string, string[]>> {
-  const byPayout = new Map<string, string[]>();
-  for (const id of payoutIds) {
-    const rows = await invoiceAttemptsOf(deps, id);
-    const step = nextPayoutStep(factsOf(rows, null));
-    if (step.kind === "look_up") byPayout.set(id, step.paymentHashes);
-  }
-  return byPayout;
+/** The payment hashes in doubt among one payout's attempt rows (any rows of it, in order): empty unless it is held in doubt. */
+export function doubtfulHashes(rows: AttemptRow[]): string[] {
+  const step = nextPayoutStep(factsOf(rows.filter((r) => r.paymentHash !== null), null));
+  return step.kind === "look_up" ? step.paymentHashes : [];
 }
 
 export const MARKED_FAILED = "Marked failed by the admin after checking the node";
