@@ -14,7 +14,13 @@ export const DIALOG_PLACEMENT_CLASS =
 type ContentProps = ComponentPropsWithoutRef<typeof DialogPrimitive.Content> & {
   /** Hide the corner close button (confirmation dialogs have their own Cancel). */
   hideClose?: boolean;
+  /** Below the `sm` breakpoint (phones) the dialog fills the screen: no margins, no rounded corners. */
+  phoneFullScreen?: boolean;
 };
+
+/** A phone-sized screen filled edge to edge; from `sm` up the dialog is the usual centred card. */
+export const PHONE_FULL_SCREEN_CLASS =
+  "max-sm:inset-0 max-sm:top-0 max-sm:left-0 max-sm:h-[100dvh] max-sm:max-h-[100dvh] max-sm:w-screen max-sm:max-w-none max-sm:translate-x-0 max-sm:translate-y-0 max-sm:rounded-none max-sm:border-0";
 
 /** Where focus goes back to when a dialog closes, by dialog element (so a dialog that replaces another inherits it). */
 const openers = new WeakMap<Element, HTMLElement[]>();
@@ -64,7 +70,7 @@ function focusTarget(chain: HTMLElement[]): HTMLElement | null {
 }
 
 export const DialogContent = forwardRef<HTMLDivElement, ContentProps>(function DialogContent(
-  { className, children, hideClose, onCloseAutoFocus, ...props },
+  { className, children, hideClose, phoneFullScreen, onCloseAutoFocus, ...props },
   ref,
 ) {
   const opener = useRef<HTMLElement[]>([]);
@@ -85,6 +91,7 @@ export const DialogContent = forwardRef<HTMLDivElement, ContentProps>(function D
           // Below the toasts while they show (toast.tsx TOAST_CLEARANCE_VAR), so none covers the title or Close.
           DIALOG_PLACEMENT_CLASS,
           "overflow-y-auto rounded-2xl border border-stone-200 bg-white p-5 shadow-xl focus:outline-none data-[state=open]:animate-dialog-in sm:p-6",
+          phoneFullScreen && PHONE_FULL_SCREEN_CLASS,
           className,
         )}
         onCloseAutoFocus={(event) => {

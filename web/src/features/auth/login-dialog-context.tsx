@@ -5,7 +5,8 @@ import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useSta
 const LoginDialog = lazy(() => import("./login-dialog").then((m) => ({ default: m.LoginDialog })));
 
 interface LoginDialogApi {
-  openLogin: () => void;
+  /** Opens the login dialog; `reason` (e.g. "Sign in to claim this gig.") is shown under its title. */
+  openLogin: (reason?: string) => void;
 }
 
 const LoginDialogContext = createContext<LoginDialogApi | null>(null);
@@ -13,7 +14,9 @@ const LoginDialogContext = createContext<LoginDialogApi | null>(null);
 export function LoginDialogProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
-  const openLogin = useCallback(() => {
+  const [reason, setReason] = useState<string | undefined>();
+  const openLogin = useCallback((why?: string) => {
+    setReason(why);
     setRequested(true);
     setOpen(true);
   }, []);
@@ -24,7 +27,7 @@ export function LoginDialogProvider({ children }: { children: ReactNode }) {
       {children}
       {requested && (
         <Suspense fallback={null}>
-          <LoginDialog open={open} onOpenChange={setOpen} />
+          <LoginDialog open={open} onOpenChange={setOpen} reason={reason} />
         </Suspense>
       )}
     </LoginDialogContext.Provider>

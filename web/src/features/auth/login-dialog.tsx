@@ -11,7 +11,16 @@ import { generateKeys, parsePrivateKey, signWithPrivateKey, type GeneratedKeys }
 import { downloadKeyBackup } from "./key-backup-pdf";
 import { useNostrLogin } from "./use-nostr-login";
 
-export function LoginDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function LoginDialog({
+  open,
+  onOpenChange,
+  reason,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Why the dialog opened ("Sign in to claim this gig."), when something asked for it. */
+  reason?: string;
+}) {
   const close = () => onOpenChange(false);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
