@@ -74,7 +74,7 @@ export function TopBar() {
                 </Button>
               </div>
             ) : (
-              <Button onClick={openLogin} size="md">
+              <Button onClick={() => openLogin()} size="md">
                 Login with Nostr
               </Button>
             )}
