@@ -7,7 +7,7 @@ export function PrivacyRoute() {
       <section>
         <h2>Your private key</h2>
         <p>
-          Gigstr never receives or stores your private key (nsec). You sign in by signing a one-time challenge, in your browser or in a
+          Gigstr never receives or stores your private key (nsec). You log in by signing a one-time challenge, in your browser or in a
           Nostr extension. A key you type or generate stays in the page&apos;s memory, and the key backup PDF is created on your own
           device.
         </p>

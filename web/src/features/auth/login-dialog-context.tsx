@@ -5,7 +5,7 @@ import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useSta
 const LoginDialog = lazy(() => import("./login-dialog").then((m) => ({ default: m.LoginDialog })));
 
 interface LoginDialogApi {
-  /** Opens the login dialog; `reason` (e.g. "Sign in to claim this gig.") is shown under its title. */
+  /** Opens the login dialog; `reason` (e.g. "Log in to claim this gig.") is shown under its title. */
   openLogin: (reason?: string) => void;
 }
 

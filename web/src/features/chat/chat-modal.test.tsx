@@ -249,7 +249,7 @@ describe("ChatModal", () => {
   it("asks a signed-out visitor to sign in instead of connecting", async () => {
     mockApi({ [`GET /api/gigs/${GIG.id}`]: () => GIG });
     renderWithApp(<ChatModal gigId={GIG.id} open onOpenChange={() => {}} />);
-    expect(await screen.findByText("Please sign in to chat.")).toBeInTheDocument();
+    expect(await screen.findByText("Please log in to chat.")).toBeInTheDocument();
     expect(screen.getByRole("status")).toHaveTextContent("Not connected");
     expect(FakeWebSocket.instances).toHaveLength(0);
   });

@@ -36,7 +36,7 @@ export function useChatSocket(gigId: string, enabled: boolean, handlers: ChatSoc
   useEffect(() => {
     if (!enabled) {
       setStatus("closed");
-      setProblem("Please sign in to chat.");
+      setProblem("Please log in to chat.");
       return;
     }
     let stopped = false;
@@ -48,7 +48,7 @@ export function useChatSocket(gigId: string, enabled: boolean, handlers: ChatSoc
       const sessionToken = getSessionToken();
       if (!sessionToken) {
         setStatus("closed");
-        setProblem("Please sign in to chat.");
+        setProblem("Please log in to chat.");
         return;
       }
       setStatus("connecting");

@@ -46,7 +46,7 @@ async function publishProfile(user: OwnUser) {
   } catch (err) {
     throw new Error(err instanceof Error && err.message ? `The extension did not sign: ${err.message}` : "The extension did not sign the profile.");
   }
-  if (signed.pubkey !== pubkey) throw new Error("Your Nostr extension holds a different key than the one you signed in with.");
+  if (signed.pubkey !== pubkey) throw new Error("Your Nostr extension holds a different key than the one you logged in with.");
   const outcome = await relays.publishEvent(signed);
   if (outcome.accepted.length === 0) throw new Error(outcome.reached === 0 ? relays.RELAYS_UNREACHABLE : "No relay accepted your profile. Please try again.");
   return { accepted: outcome.accepted.length, total: outcome.accepted.length + outcome.failed.length };

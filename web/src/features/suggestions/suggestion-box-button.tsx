@@ -1,6 +1,6 @@
 // The floating suggestion box button (SPEC.md §2 Other modals), bottom-right on every member-facing page.
 // It ships with the first page, so it is only a button: the dialog's code loads on first use.
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 
 const SuggestionDialog = lazy(() => import("./suggestion-dialog").then((m) => ({ default: m.SuggestionDialog })));
 
@@ -12,12 +12,51 @@ const SuggestionDialog = lazy(() => import("./suggestion-dialog").then((m) => ({
 export const SUGGESTION_BUTTON_CLEARANCE =
   "h-[calc(4rem+max(1rem,env(safe-area-inset-bottom)))] sm:h-[calc(4rem+max(1.5rem,env(safe-area-inset-bottom)))]";
 
+/** A field someone types into: the phone's keyboard is up and the button would sit on the form. */
+function isTypingField(el: Element | null): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  if (el.isContentEditable || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+  return el instanceof HTMLInputElement && !["checkbox", "radio", "button", "submit", "reset", "file", "range", "color"].includes(el.type);
+}
+
+const openDialogs = () => document.querySelectorAll('[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]').length;
+
+/**
+ * The button never covers a control or a field (issue 26): it steps aside while a dialog is open (other than its
+ * own, which gives focus back to it on closing) and while someone is typing into a form. The page keeps
+ * SUGGESTION_BUTTON_CLEARANCE at its bottom, so what is left can always scroll clear of it.
+ */
+export function useSomethingInFront(ownDialogOpen: boolean): boolean {
+  const [dialogs, setDialogs] = useState(0);
+  const [typing, setTyping] = useState(false);
+  useEffect(() => {
+    const countDialogs = () => setDialogs(openDialogs());
+    countDialogs();
+    const observer = new MutationObserver(countDialogs);
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-state"] });
+    const onFocus = () => setTyping(isTypingField(document.activeElement));
+    // Focus leaving a field lands on the next element (or nowhere) only after focusout.
+    const onBlur = () => queueMicrotask(onFocus);
+    document.addEventListener("focusin", onFocus);
+    document.addEventListener("focusout", onBlur);
+    return () => {
+      observer.disconnect();
+      document.removeEventListener("focusin", onFocus);
+      document.removeEventListener("focusout", onBlur);
+    };
+  }, []);
+  if (ownDialogOpen) return false;
+  return dialogs > 0 || typing;
+}
+
 export function SuggestionBoxButton() {
   const [open, setOpen] = useState(false);
   const [requested, setRequested] = useState(false);
+  const stepAside = useSomethingInFront(open);
   return (
     <>
       <button
+        hidden={stepAside}
         type="button"
         aria-label="Suggestion box"
         title="Suggestion box"

@@ -1,6 +1,8 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { useState } from "react";
 import { describe, expect, it } from "vitest";
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from "../../components/ui/dialog";
 import { makeUser } from "../../test/factories";
 import { apiError, jsonResponse, mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
@@ -69,3 +71,65 @@ describe("Suggestion box", () => {
     expect(screen.getByLabelText("Your suggestion or feature request")).toHaveValue("Something");
   });
 });
+
+describe("Suggestion box button stays out of the way", () => {
+  it("steps aside while another dialog is open and comes back when it closes", async () => {
+    mockApi({});
+    renderWithApp(
+      <>
+        <SuggestionBoxButton />
+        <OtherDialog />
+      </>,
+    );
+    expect(screen.getByRole("button", { name: "Suggestion box" })).toBeVisible();
+    await userEvent.click(screen.getByRole("button", { name: "Open other" }));
+    await screen.findByRole("dialog", { name: "Other" });
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Suggestion box" })).not.toBeInTheDocument());
+    await userEvent.keyboard("{Escape}");
+    expect(await screen.findByRole("button", { name: "Suggestion box" })).toBeVisible();
+  });
+
+  it("steps aside while someone types into a field, not while they tick a box", async () => {
+    mockApi({});
+    renderWithApp(
+      <>
+        <SuggestionBoxButton />
+        <label>
+          Title <input />
+        </label>
+        <label>
+          Agree <input type="checkbox" />
+        </label>
+      </>,
+    );
+    await userEvent.click(screen.getByLabelText("Title"));
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Suggestion box" })).not.toBeInTheDocument());
+    await userEvent.click(screen.getByLabelText("Agree"));
+    expect(await screen.findByRole("button", { name: "Suggestion box" })).toBeVisible();
+  });
+
+  it("stays while its own dialog is open, so focus can come back to it", async () => {
+    mockApi({});
+    renderWithApp(<SuggestionBoxButton />, { user: makeUser() });
+    await openBox();
+    await userEvent.keyboard("{Escape}");
+    await waitFor(() => expect(screen.getByRole("button", { name: "Suggestion box" })).toHaveFocus());
+  });
+});
+
+function OtherDialog() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        Open other
+      </button>
+      <Dialog open={open} onOpenChange={setOpen}>
+        <DialogContent>
+          <DialogTitle>Other</DialogTitle>
+          <DialogDescription>Another dialog</DialogDescription>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
