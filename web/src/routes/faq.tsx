@@ -46,7 +46,11 @@ const SECTIONS: { id: string; title: string; body: ReactNode }[] = [
         </p>
         <h3>How do I log in?</h3>
         <p>
-          With a Nostr key instead of an email and a password: see <a href="#nostr-keys">Your Nostr key</a> below. If you have never heard of
+          With a Nostr key instead of an email and a password: see{" "}
+          <a href="#nostr-keys" onClick={jumpTo("nostr-keys")} className="font-medium text-brand-700 underline">
+            Your Nostr key
+          </a>{" "}
+          below. If you have never heard of
           Nostr, choose Create New in the login dialog; it takes a minute.
         </p>
         <h3>What do I need before I can post or get paid?</h3>
