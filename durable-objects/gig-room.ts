@@ -318,7 +318,7 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSess
   }
 
   private endSession(ws: WebSocket): void {
-    sendError(ws, "Your session has ended. Please sign in again.");
+    sendError(ws, "Your session has ended. Please log in again.");
     closeSocket(ws, SESSION_ENDED_CLOSE_CODE, "Session ended");
   }
 

@@ -99,7 +99,7 @@ describe("notifications pushed to open tabs", () => {
     expect((await payWithDevWallet(gig.paymentRequest!)).status).toBe(200);
     const interested = await signUp({ displayName: "Curious" });
     expect((await call(`/api/gigs/${gig.gig.id}/pre-claim-messages`, interested.token, "POST", { message: "I would love to do this." })).status).toBe(201);
-    expect(await ending.next()).toMatchObject({ type: "error", message: "Your session has ended. Please sign in again." });
+    expect(await ending.next()).toMatchObject({ type: "error", message: "Your session has ended. Please log in again." });
     expect((await ending.waitForClose()).code).toBe(1008);
     expect(await staying.next()).toMatchObject({ type: "notification", notification: { type: "interest", title: "New Interest" } });
     staying.close();

@@ -123,7 +123,7 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
   }
 
   private endTab(ws: WebSocket): void {
-    send(ws, { type: "error", message: "Your session has ended. Please sign in again." });
+    send(ws, { type: "error", message: "Your session has ended. Please log in again." });
     closeSocket(ws, INBOX_SESSION_ENDED_CLOSE_CODE, "Session ended");
   }
 

@@ -103,7 +103,7 @@ describe("a changed Lightning address", () => {
     expect(notices).toHaveLength(before + 1);
     expect(notices[0]).toMatchObject({
       title: "Lightning Address Changed",
-      message: expect.stringMatching(/is now thief@wallet\.test.*If this was not you, sign out everywhere/),
+      message: expect.stringMatching(/is now thief@wallet\.test.*If this was not you, log out everywhere/),
     });
   });
 

@@ -74,7 +74,7 @@ export type ChatGig = Pick<GigRow, "id" | "title" | "gigType" | "posterId" | "hi
 export async function signInToChat(deps: Pick<Deps, "db" | "env">, frame: { sessionToken?: string; adminToken?: string }): Promise<ChatCredential> {
   if (frame.sessionToken !== undefined) {
     const user = await memberForToken(deps.db, frame.sessionToken);
-    if (!user) throw badRequest("Invalid or expired session. Please sign in again.");
+    if (!user) throw badRequest("Invalid or expired session. Please log in again.");
     return { kind: "member", sessionToken: frame.sessionToken, userId: user.id };
   }
   // As on HTTP: an admin token holds only while its key is in ADMIN_PUBKEYS (worker/auth/admin.ts).

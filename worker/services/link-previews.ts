@@ -15,7 +15,7 @@ export interface LinkPreview {
 
 export const GENERIC_PREVIEW: LinkPreview = {
   title: "Gigstr",
-  description: "Gigstr: a Bitcoin-only gig marketplace. Small paid jobs in sats, escrow over Lightning, sign in with Nostr.",
+  description: "Gigstr: a Bitcoin-only gig marketplace. Small paid jobs in sats, escrow over Lightning, log in with Nostr.",
 };
 
 const DESCRIPTION_MAX = 200;

@@ -129,8 +129,8 @@ export async function updateProfile(deps: Pick<Deps, "db" | "env" | "defer">, me
 function addressChangeNotice(db: Db, me: UserRow, next: string | null | undefined) {
   if (next === undefined || next === me.lightningAddress || !me.lightningAddress) return null;
   const message = next
-    ? `Your Lightning address is now ${next}: your payouts go there. If this was not you, sign out everywhere from Settings and change it back.`
-    : "Your Lightning address was removed. If this was not you, sign out everywhere from Settings and set it again.";
+    ? `Your Lightning address is now ${next}: your payouts go there. If this was not you, log out everywhere from Settings and change it back.`
+    : "Your Lightning address was removed. If this was not you, log out everywhere from Settings and set it again.";
   const id = crypto.randomUUID();
   // Every column of notifications, in the table's order (an insert from a select names them all).
   const insert = db.insert(notifications).select(sql`
