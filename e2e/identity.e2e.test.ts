@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { apiJson, createSignedInUser } from "./support/api";
 import { type ViewportName, useBrowser, screenshot, sessionTokenOf } from "./support/browser";
+import { storyShot } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const openPage = useBrowser();
@@ -17,7 +18,7 @@ function userMenu(page: Page, name: string | RegExp) {
 }
 
 describe.each<ViewportName>(["desktop", "mobile"])("identity at the %s size", (viewport) => {
-  it("creates a key, signs in, edits the profile, stays signed in after a reload and logs out", async () => {
+  it("creates a key, logs in, edits the profile, stays signed in after a reload and logs out", async () => {
     const { page, context, pageErrors } = await openPage(baseUrl, { viewport });
     const shot = (step: string) => screenshot(page, `identity-${viewport}-${step}`);
     const displayName = `Alice ${viewport}`;
@@ -27,15 +28,21 @@ describe.each<ViewportName>(["desktop", "mobile"])("identity at the %s size", (v
     await loginButton.waitFor();
     await shot("1-signed-out");
 
-    // Login dialog, tab Create New: generate a key in the browser and sign in with it.
+    // Login dialog, tab Create New: generate a key in the browser, save it, and log in with it.
     await loginButton.click();
     const dialog = page.getByRole("dialog");
     await dialog.waitFor();
     await dialog.getByRole("tab", { name: "Create New" }).click();
     await dialog.getByRole("button", { name: /generate/i }).click();
     await dialog.getByText(/npub1/).first().waitFor(); // the new key pair is shown for backup
-    await shot("2-key-created");
-    await dialog.getByRole("button", { name: /sign in with this key/i }).click();
+    await storyShot(page, `identity-${viewport}-2-key-created`); // the dialog as seen, not stretched to a full page
+    // The new key logs in only once it is saved: here the backup card is downloaded (the PDF reaches the browser).
+    const logIn = dialog.getByRole("button", { name: "Log In With This Key" });
+    expect(await logIn.isDisabled()).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Download Key Backup" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^gigstr-key-backup-npub1.*\.pdf$/);
+    await dialog.getByRole("checkbox", { name: "I saved my key", checked: true }).waitFor();
+    await logIn.click();
     await dialog.waitFor({ state: "detached" });
 
     // Signed in: the user menu shows the username (an npub) until a display name is set.

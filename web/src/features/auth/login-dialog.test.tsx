@@ -2,30 +2,56 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { nsecEncode } from "nostr-tools/nip19";
 import { generateSecretKey, getPublicKey, verifyEvent, type Event } from "nostr-tools/pure";
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { SESSION_TOKEN_KEY } from "../../lib/api";
 import { LOGIN_EVENT_KIND } from "../../lib/nostr";
 import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
-import { findToast, renderWithApp } from "../../test/render";
+import { LocationProbe, findToast, renderWithApp } from "../../test/render";
 import { useAuth } from "./auth-context";
-import { LoginDialog } from "./login-dialog";
+import { LoginDialog, PHONE_QUERY } from "./login-dialog";
+import { LoginRequiredCard } from "./login-required-card";
+
+// Building the PDF and handing it to the browser is key-backup-pdf's own business (and its own test's).
+const { downloadKeyBackup } = vi.hoisted(() => ({ downloadKeyBackup: vi.fn() }));
+vi.mock("./key-backup-pdf", () => ({ downloadKeyBackup }));
+beforeEach(() => {
+  downloadKeyBackup.mockReset();
+  downloadKeyBackup.mockResolvedValue(undefined);
+});
 
 function SessionStatus() {
   const { user } = useAuth();
   return <p data-testid="session">{user ? `signed in as ${user.username}` : "signed out"}</p>;
 }
 
-function renderLogin() {
+function renderLogin({ reason }: { reason?: string } = {}) {
   const onOpenChange = vi.fn();
   renderWithApp(
     <>
       <SessionStatus />
-      <LoginDialog open onOpenChange={onOpenChange} />
+      <LocationProbe />
+      <LoginDialog open onOpenChange={onOpenChange} reason={reason} />
     </>,
   );
   return { onOpenChange, user: userEvent.setup() };
 }
+
+/** The screen this test runs on: a phone (narrow or touch) or a desktop, as the browser's media queries report it. */
+function onScreen(kind: "phone" | "desktop") {
+  const queries: string[] = [];
+  vi.stubGlobal("matchMedia", (query: string) => {
+    queries.push(query);
+    return { matches: kind === "phone" && query === PHONE_QUERY, media: query, addEventListener() {}, removeEventListener() {} };
+  });
+  return queries;
+}
+
+function withExtension() {
+  vi.stubGlobal("nostr", { getPublicKey: async () => "00".repeat(32), signEvent: vi.fn() });
+}
+
+const selectedTab = () => screen.getByRole("tab", { selected: true });
 
 /** A Worker that hands out one challenge and accepts whatever is signed. */
 function loginApi(verify: (body: { event: Event; challengeId: string }) => unknown) {
@@ -134,9 +160,26 @@ describe("Login with Nostr: With Key", () => {
 });
 
 describe("Login with Nostr: Extension", () => {
-  it("explains that an extension is needed when none is installed", async () => {
+  it("explains that this browser has none, and leads to the tabs that work", async () => {
+    mockApi({});
+    const { user } = renderLogin();
+    await user.click(screen.getByRole("tab", { name: "Extension" }));
+    expect(screen.getByRole("note")).toHaveTextContent("This browser has no Nostr extension");
+
+    await user.click(screen.getByRole("button", { name: "Create a New Key" }));
+    expect(selectedTab()).toHaveAccessibleName("Create New");
+    expect(screen.getByRole("button", { name: "Generate New Keys" })).toBeInTheDocument();
+
+    await user.click(screen.getByRole("tab", { name: "Extension" }));
+    await user.click(screen.getByRole("button", { name: "I Have a Key" }));
+    expect(selectedTab()).toHaveAccessibleName("With Key");
+    expect(screen.getByLabelText("Private Key (nsec or hex)")).toBeInTheDocument();
+  });
+
+  it("still says an extension is needed when its button is pressed without one", async () => {
     const api = mockApi({});
     const { user } = renderLogin();
+    await user.click(screen.getByRole("tab", { name: "Extension" }));
     await user.click(screen.getByRole("button", { name: "Login with Extension" }));
     expect(await findToast("No Extension Found")).toBeInTheDocument();
     expect(await findToast("Please install a Nostr extension like Alby or nos2x to use this login method.")).toBeInTheDocument();
@@ -159,20 +202,135 @@ describe("Login with Nostr: Extension", () => {
   });
 });
 
-describe("Login with Nostr: Create New", () => {
-  it("generates a key pair, shows the npub, and signs in with it", async () => {
-    const api = loginApi(({ event }) => ({ sessionToken: "fresh", user: makeUser({ nostrPubkey: event.pubkey }) }));
-    const { user } = renderLogin();
-    await user.click(screen.getByRole("tab", { name: "Create New" }));
-    await user.click(screen.getByRole("button", { name: "Generate New Keys" }));
-    const npub = await screen.findByText(/^npub1[02-9ac-hj-np-z]{58}$/);
-    expect(screen.getByRole("button", { name: "Download Key Backup" })).toBeInTheDocument();
+describe("Login with Nostr: the dialog itself", () => {
+  it("opens on Extension when the browser has one, phone or not", () => {
+    onScreen("phone");
+    withExtension();
+    renderLogin();
+    expect(selectedTab()).toHaveAccessibleName("Extension");
+    expect(screen.getByRole("button", { name: "Login with Extension" })).toBeInTheDocument();
+    expect(screen.queryByText(/This browser has no Nostr extension/)).not.toBeInTheDocument();
+  });
 
-    await user.click(screen.getByRole("button", { name: "Sign In With This Key" }));
+  it("opens on Create New on a phone without an extension", () => {
+    const queries = onScreen("phone");
+    renderLogin();
+    expect(queries).toContain("(max-width: 639px), (pointer: coarse)");
+    expect(selectedTab()).toHaveAccessibleName("Create New");
+    expect(screen.getByRole("button", { name: "Generate New Keys" })).toBeInTheDocument();
+  });
+
+  it("opens on With Key on a desktop without an extension", () => {
+    onScreen("desktop");
+    renderLogin();
+    expect(selectedTab()).toHaveAccessibleName("With Key");
+    expect(screen.getByLabelText("Private Key (nsec or hex)")).toBeInTheDocument();
+  });
+
+  it("leads a desktop newcomer from With Key to Create New", async () => {
+    onScreen("desktop");
+    const { user } = renderLogin();
+    await user.click(screen.getByRole("button", { name: "Create a new key" }));
+    expect(selectedTab()).toHaveAccessibleName("Create New");
+    expect(screen.getByRole("button", { name: "Generate New Keys" })).toBeInTheDocument();
+  });
+
+  it("opens on With Key where the browser cannot answer media queries", () => {
+    renderLogin();
+    expect(selectedTab()).toHaveAccessibleName("With Key");
+  });
+
+  it("says what a Nostr key is, and why it opened when it was asked to", () => {
+    renderLogin({ reason: "Log in to claim this gig." });
+    const dialog = screen.getByRole("dialog", { name: "Login with Nostr" });
+    expect(dialog).toHaveAccessibleDescription(/^Log in to claim this gig\./);
+    expect(dialog).toHaveAccessibleDescription(/A Nostr key is like a username and password in one, that you keep yourself/);
+  });
+
+  it("says what the login is for when a Login Required card opened it", async () => {
+    renderWithApp(<LoginRequiredCard action="post gigs" />);
+    await userEvent.setup().click(screen.getByRole("button", { name: "Login with Nostr" }));
+    expect(await screen.findByRole("dialog", { name: "Login with Nostr" })).toHaveAccessibleDescription(/^Log in to post gigs\./);
+  });
+
+  it("shows no reason when none was given", () => {
+    renderLogin();
+    expect(screen.getByRole("dialog")).toHaveAccessibleDescription(/^A Nostr key is like a username and password in one/);
+  });
+
+  it("links to the FAQ's answer on Nostr keys, and gets out of the way when followed", async () => {
+    const { user, onOpenChange } = renderLogin();
+    const link = screen.getByRole("link", { name: "What is a Nostr key?" });
+    expect(link).toHaveAttribute("href", "/faq#nostr-keys");
+    await user.click(link);
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+    expect(screen.getByTestId("location")).toHaveTextContent("/faq");
+  });
+});
+
+describe("Login with Nostr: Create New", () => {
+  async function createKeys() {
+    onScreen("phone");
+    const api = loginApi(({ event }) => ({ sessionToken: "fresh", user: makeUser({ nostrPubkey: event.pubkey }) }));
+    const rendered = renderLogin();
+    await rendered.user.click(screen.getByRole("button", { name: "Generate New Keys" }));
+    const npub = await screen.findByText(/^npub1[02-9ac-hj-np-z]{58}$/);
+    return { ...rendered, api, npub };
+  }
+
+  it("does not log in with the new key until it is saved, and says why", async () => {
+    const { user, api } = await createKeys();
+    const logIn = screen.getByRole("button", { name: "Log In With This Key" });
+    expect(logIn).toBeDisabled();
+    expect(logIn).toHaveAccessibleDescription("Download the backup or tick “I saved my key” first.");
+    expect(screen.getByRole("checkbox", { name: "I saved my key" })).not.toBeChecked();
+    // The warning stays.
+    expect(screen.getByText(/Save your private key now/)).toBeInTheDocument();
+
+    await user.click(logIn);
+    expect(api.calls).toHaveLength(0);
+    expect(screen.getByTestId("session")).toHaveTextContent("signed out");
+  });
+
+  it("logs in with the new key once 'I saved my key' is ticked", async () => {
+    const { user, api, npub, onOpenChange } = await createKeys();
+    await user.click(screen.getByRole("checkbox", { name: "I saved my key" }));
+    const logIn = screen.getByRole("button", { name: "Log In With This Key" });
+    expect(logIn).toBeEnabled();
+    expect(logIn).not.toHaveAccessibleDescription();
+
+    await user.click(logIn);
     expect(await findToast("Login Successful!")).toBeInTheDocument();
     const { event } = api.callsTo("POST", "/api/auth/nostr/verify")[0]!.body as { event: Event };
     const { npubEncode } = await import("nostr-tools/nip19");
     expect(npubEncode(event.pubkey)).toBe(npub.textContent);
     await waitFor(() => expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBe("fresh"));
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it("unlocks the log-in once the backup is downloaded", async () => {
+    const { user, npub } = await createKeys();
+    await user.click(screen.getByRole("button", { name: "Download Key Backup" }));
+    expect(await findToast("Keys Downloaded")).toBeInTheDocument();
+    expect(downloadKeyBackup).toHaveBeenCalledWith(expect.objectContaining({ npub: npub.textContent }));
+    expect(screen.getByRole("checkbox", { name: "I saved my key" })).toBeChecked();
+    expect(screen.getByRole("button", { name: "Log In With This Key" })).toBeEnabled();
+  });
+
+  it("keeps the log-in locked when the download fails", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    downloadKeyBackup.mockRejectedValue(new Error("no PDF today"));
+    const { user } = await createKeys();
+    await user.click(screen.getByRole("button", { name: "Download Key Backup" }));
+    expect(await findToast("Download Failed")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Log In With This Key" })).toBeDisabled();
+  });
+
+  it("locks it again when the box is unticked", async () => {
+    const { user } = await createKeys();
+    const saved = screen.getByRole("checkbox", { name: "I saved my key" });
+    await user.click(saved);
+    await user.click(saved);
+    expect(screen.getByRole("button", { name: "Log In With This Key" })).toBeDisabled();
   });
 });

@@ -3,15 +3,18 @@ import { Card } from "../../components/ui/card";
 import { LockIcon } from "../../components/ui/icons";
 import { useLoginDialog } from "./login-dialog-context";
 
-/** "Login with Nostr": opens the login dialog, after `leaving` (closing the dialog the button sits in). */
-export function LoginButton({ leaving, className }: { leaving?: () => void; className?: string }) {
+/**
+ * "Login with Nostr": opens the login dialog, after `leaving` (closing the dialog the button sits in).
+ * `reason` ("Log in to post gigs.") is shown in the dialog, so it says what logging in is for.
+ */
+export function LoginButton({ leaving, reason, className }: { leaving?: () => void; reason?: string; className?: string }) {
   const { openLogin } = useLoginDialog();
   return (
     <Button
       className={className}
       onClick={() => {
         leaving?.();
-        openLogin();
+        openLogin(reason);
       }}
     >
       Login with Nostr
@@ -28,7 +31,7 @@ export function LoginRequiredCard({ action }: { action: string }) {
       </span>
       <h2 className="text-lg font-semibold">Login Required</h2>
       <p className="text-sm text-stone-600">Please login with Nostr to {action}.</p>
-      <LoginButton className="mt-1" />
+      <LoginButton className="mt-1" reason={`Log in to ${action}.`} />
     </Card>
   );
 }
