@@ -49,6 +49,31 @@ describe("words and room on a phone", () => {
     await title.blur();
     await button.waitFor();
 
+    // Scrolling through the form: wherever the button shows, no field or small control lies under it.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    let shownOverNothing = 0;
+    for (let y = 0; y <= height; y += 60) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      // Two frames: the button looks again at most once a frame.
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const overlap = await page.evaluate(() => {
+        const b = document.querySelector<HTMLElement>('button[aria-label="Suggestion box"]');
+        if (!b || b.hidden || getComputedStyle(b).visibility === "hidden") return null;
+        const r = b.getBoundingClientRect();
+        const hits = [...document.querySelectorAll<HTMLElement>("main input, main select, main textarea, main button, main label")].filter((el) => {
+          const c = el.getBoundingClientRect();
+          const field = el.matches("input, select, textarea");
+          if (c.width === 0 || (!field && c.height > 2 * r.height)) return false;
+          return c.left < r.right && c.right > r.left && c.top < r.bottom && c.bottom > r.top;
+        });
+        return hits.map((el) => el.textContent || el.getAttribute("name") || el.tagName);
+      });
+      if (overlap === null) continue;
+      expect(overlap, `at scroll ${y}`).toEqual([]);
+      shownOverNothing++;
+    }
+    expect(shownOverNothing).toBeGreaterThan(0);
+
     // The page's last content scrolls clear of the button.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     const buttonBox = (await button.boundingBox())!;
