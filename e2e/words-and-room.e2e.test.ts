@@ -60,7 +60,7 @@ describe("words and room on a phone", () => {
         const b = document.querySelector<HTMLElement>('button[aria-label="Suggestion box"]');
         if (!b || b.hidden || getComputedStyle(b).visibility === "hidden") return null;
         const r = b.getBoundingClientRect();
-        const hits = [...document.querySelectorAll<HTMLElement>("main input, main select, main textarea, main button, main label")].filter((el) => {
+        const hits = Array.from(document.querySelectorAll<HTMLElement>("main input, main select, main textarea, main button, main label")).filter((el) => {
           const c = el.getBoundingClientRect();
           const field = el.matches("input, select, textarea");
           if (c.width === 0 || (!field && c.height > 2 * r.height)) return false;
