@@ -56,6 +56,11 @@ function workerProject(name: string, include: string[], exclude: string[] = []) 
             // Visitors' reads are not cached here (worker/public-cache.test.ts switches it on), so a test
             // reads what it just wrote.
             PUBLIC_CACHE_SECONDS: "0",
+            // The platform's Nostr key (a fixed test key): every gig's listing goes to the outbox as it would on a
+            // deployed Worker. Its relay is a closed port, so a cron run's sends fail at once and are retried later;
+            // the tests that publish pass a relay of their own (worker/services/nostr-outbox*.test.ts).
+            NOSTR_SECRET_KEY: "5c0d6a6a2f9e4b0f8a3d1e7c9b2a4f6e8d0c2b4a6f8e0d2c4b6a8f0e2d4c6b8a",
+            NOSTR_RELAYS: "ws://127.0.0.1:1",
             // The payout chaos test's sequences and seed (npm run chaos; worker/services/payouts.property.test.ts).
             CHAOS_RUNS: process.env.CHAOS_RUNS ?? "",
             CHAOS_SEED: process.env.CHAOS_SEED ?? "",

@@ -140,6 +140,20 @@ export interface AdminStats {
   disputedGigs: number;
   /** Members whose account is not deleted. */
   totalUsers: number;
+  /** The Nostr outbox (gig listings on their way to the relays). */
+  nostrOutbox: NostrOutboxHealth;
+}
+
+/** The Nostr outbox as the admin's dashboard shows it (worker/services/nostr-outbox.ts). */
+export interface NostrOutboxHealth {
+  /** Events no relay has taken yet. */
+  pending: number;
+  /** Of those, the ones tried many times or waiting long: relays refuse them or cannot be reached. */
+  stuck: number;
+  /** The newest error of an event still being sent, or null. */
+  lastError: string | null;
+  /** Why nothing is published at all (NOSTR_SECRET_KEY unset or unreadable, a bad NOSTR_RELAYS), or null. */
+  off: string | null;
 }
 
 export interface UnreadChat {

@@ -5,13 +5,15 @@
 //
 // Options (environment): PORT (8787), STATE_DIR (.wrangler/state), SKIP_BUILD=1 (reuse dist/web),
 // INSPECTOR_PORT (0 = any free port, so several instances never collide),
-// CRON_INTERVAL_SECONDS (60; 0 = no ticker). LIGHTNING_BACKEND=nwc without NWC_URL starts a local NWC wallet
-// (scripts/local-nostr; LOCAL_RELAY_PORT picks its relay's port).
+// CRON_INTERVAL_SECONDS (60; 0 = no ticker), LOCAL_RELAY_PORT (0 = any free port). Every run starts a local
+// Nostr relay (scripts/local-nostr/relay.ts, its events kept in the state directory): the gig listings go
+// there unless NOSTR_RELAYS is set, signed by NOSTR_SECRET_KEY, or else by a key made once and kept beside
+// the state. LIGHTNING_BACKEND=nwc without NWC_URL also starts a local NWC wallet on that relay.
 // `--demo` (`npm run demo`): its own state (.wrangler/demo), seeded once with a living market
 // (scripts/demo/market.ts), and two members' keys printed to sign in with.
 import { spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -78,11 +80,18 @@ async function main() {
   for (const name of WORKER_SETTINGS) {
     if (process.env[name] !== undefined && process.env[name] !== "") settings[name] = process.env[name];
   }
+  // The local Nostr relay, on every run: the gig listings go there (unless NOSTR_RELAYS says otherwise), and
+  // the local NWC wallet talks through it.
+  const relay = await startLocalRelay().catch((err) => fail(`the local Nostr relay could not start: ${err.message}`));
+  settings.NOSTR_RELAYS ??= relay.url;
+  const nostrKey = settings.NOSTR_SECRET_KEY ? null : await localNostrKey();
+  if (nostrKey) settings.NOSTR_SECRET_KEY = nostrKey.hex;
+  const platformNpub = nostrKey?.npub ?? (await npubOf(settings.NOSTR_SECRET_KEY));
   // LIGHTNING_BACKEND=nwc with no NWC_URL: a whole NWC wallet on this machine (relay, wallet service,
   // Lightning addresses name@wallet.test), so nothing is paid by the dev wallet's own code path.
   let localWallet = null;
   if (backend === "nwc" && !settings.NWC_URL) {
-    localWallet = await startLocalNwcWallet();
+    localWallet = await startLocalNwcWallet(relay.url);
     settings.NWC_URL = localWallet.nwcUrl;
     settings.LOCAL_WALLET_URL = localWallet.httpUrl;
     settings.LNURL_OVERRIDES = [settings.LNURL_OVERRIDES, `wallet.test=${localWallet.httpUrl}`].filter(Boolean).join(",");
@@ -127,6 +136,8 @@ async function main() {
           ]
         : []),
       ...(backend === "dev" || localWallet ? [`Admin PIN: ${settings.ADMIN_PIN}${pinNote}  ->  ${baseUrl}/admin`] : []),
+      `Nostr: gig listings (kind 30402) signed by ${platformNpub ?? "(NOSTR_SECRET_KEY is not a key: publishing is off)"}${nostrKey?.made ? " (made for this state)" : ""}`,
+      `  to ${settings.NOSTR_RELAYS}${settings.NOSTR_RELAYS === relay.url ? " (the local relay; the cron sends them)" : `; the local relay is ${relay.url}`}`,
       ...(market
         ? [
             "Demo market: a dozen gigs in every state, reviews and a dispute. Sign in (Login with Nostr, Private Key) as",
@@ -150,15 +161,15 @@ async function main() {
 }
 
 /**
- * Starts scripts/local-nostr (a relay from npm, @getalby/sdk's wallet service, a simulated node) in this
- * process. It is TypeScript: esbuild bundles it next to the local state, importing packages from
- * node_modules as they are.
+ * Loads one of scripts/local-nostr in this process. It is TypeScript: esbuild bundles it next to the local
+ * state (a file of this process's own, so runs side by side never load each other's half-written bundle),
+ * importing packages from node_modules as they are.
  */
-async function startLocalNwcWallet() {
+async function loadLocalNostr(name) {
   const { build } = await import("esbuild");
-  const outfile = path.join(root, ".wrangler", "local-nostr", "wallet.mjs");
+  const outfile = path.join(root, ".wrangler", "local-nostr", `${name}.${process.pid}.mjs`);
   await build({
-    entryPoints: [path.join(root, "scripts", "local-nostr", "wallet-service.ts")],
+    entryPoints: [path.join(root, "scripts", "local-nostr", `${name}.ts`)],
     bundle: true,
     platform: "node",
     format: "esm",
@@ -167,10 +178,54 @@ async function startLocalNwcWallet() {
     outfile,
     logLevel: "warning",
   });
-  const { startLocalWallet } = await import(pathToFileURL(outfile).href);
-  const wallet = await startLocalWallet({
-    relayPort: Number(process.env.LOCAL_RELAY_PORT ?? "0"),
-  });
+  try {
+    return await import(pathToFileURL(outfile).href);
+  } finally {
+    rmSync(outfile, { force: true });
+  }
+}
+
+/** The local Nostr relay (@nostr-relay/core), its events kept in the state directory across restarts. */
+async function startLocalRelay() {
+  const { startRelay } = await loadLocalNostr("relay");
+  mkdirSync(stateDir, { recursive: true });
+  const relay = await startRelay(parsePort(process.env.LOCAL_RELAY_PORT ?? "0", "LOCAL_RELAY_PORT"), { file: path.join(stateDir, "nostr-relay-events.json") });
+  log(`Local Nostr relay ready (${relay.url})`);
+  return relay;
+}
+
+/** A local run's platform Nostr key: made once per state directory and kept there (a restart signs with the same key). */
+async function localNostrKey() {
+  const { generateSecretKey } = await import("nostr-tools/pure");
+  const { bytesToHex } = await import("nostr-tools/utils");
+  const file = path.join(stateDir, "nostr-platform-key");
+  let made = false;
+  if (!existsSync(file)) {
+    mkdirSync(stateDir, { recursive: true });
+    writeFileSync(file, `${bytesToHex(generateSecretKey())}\n`, { mode: 0o600 });
+    made = true;
+  }
+  const hex = readFileSync(file, "utf8").trim();
+  return { hex, npub: await npubOf(hex), made };
+}
+
+/** The npub of a NOSTR_SECRET_KEY (hex or nsec), or null when it is neither. */
+async function npubOf(secret) {
+  const { getPublicKey } = await import("nostr-tools/pure");
+  const { decode, npubEncode } = await import("nostr-tools/nip19");
+  const { hexToBytes } = await import("nostr-tools/utils");
+  try {
+    const key = secret.startsWith("nsec1") ? decode(secret).data : hexToBytes(secret);
+    return npubEncode(getPublicKey(key));
+  } catch {
+    return null;
+  }
+}
+
+/** scripts/local-nostr's wallet (@getalby/sdk's wallet service over a simulated node) on the local relay. */
+async function startLocalNwcWallet(relayUrl) {
+  const { startLocalWallet } = await loadLocalNostr("wallet-service");
+  const wallet = await startLocalWallet({ relayUrl });
   log(`Local NWC wallet ready (relay ${wallet.relayUrl}, LNURL and payer ${wallet.httpUrl})`);
   return wallet;
 }

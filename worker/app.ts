@@ -17,6 +17,7 @@ import { attachmentRoutes, objectRoutes } from "./routes/files";
 import { interestRoutes } from "./routes/interest";
 import { notificationRoutes } from "./routes/notifications";
 import { lnurlpRoutes } from "./routes/lnurlp";
+import { nip05Routes } from "./routes/nostr";
 import { previewRoutes, robotsRoutes } from "./routes/previews";
 import { devWalletRoutes, webhookRoutes } from "./routes/lightning";
 import { portfolioRoutes, reviewRoutes } from "./routes/profiles";
@@ -44,10 +45,12 @@ export function buildApp() {
   app.use("*", securityHeaders);
   app.use("/api/*", bodySizeLimit);
   app.use("/api/*", publicCache((request, env, ctx) => app.fetch(request, env, ctx)));
+  app.use("/.well-known/nostr.json", publicCache((request, env, ctx) => app.fetch(request, env, ctx)));
   app.use("/api/*", d1Session);
   app.use("/api/*", identify(resolveAdminToken));
 
   app.route("/.well-known/lnurlp", lnurlpRoutes);
+  app.route("/.well-known/nostr.json", nip05Routes);
   app.route("/", previewRoutes);
   app.route("/", robotsRoutes);
   app.route("/api/config", configRoutes);

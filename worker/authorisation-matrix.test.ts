@@ -324,6 +324,25 @@ const MATRIX: Record<string, Row | Row[]> = {
     expect: EVERYONE(200),
   },
 
+  // -- Public: NIP-05 names (outside /api), open to every origin --
+  "GET /.well-known/nostr.json": {
+    request: async (c) => ({ path: `/.well-known/nostr.json?name=${await c.w.aliasOf(await c.w.ownerOf(c.role, c.obj))}` }),
+    expect: EVERYONE(200),
+    check: async (c, body) => {
+      const alias = await c.w.aliasOf(await c.w.ownerOf(c.role, c.obj));
+      expect(Object.keys((body as { names: Record<string, string> }).names)).toEqual([alias]);
+    },
+    note: "a name is public: the same answer to everyone, credentials or not",
+  },
+  "OPTIONS /.well-known/nostr.json": {
+    request: async (c) => ({
+      path: `/.well-known/nostr.json?name=${await c.w.aliasOf(await c.w.ownerOf(c.role, c.obj))}`,
+      headers: { Origin: "https://client.example", "Access-Control-Request-Method": "GET" },
+    }),
+    expect: EVERYONE(204),
+    note: "the CORS preflight of a web client's NIP-05 read",
+  },
+
   // -- Link previews, robots.txt, the sitemap: the same answer to everyone, credentials or not --
   "GET /gig/:id": {
     request: async (c) => ({ path: `/gig/${(await c.w.gig(c.obj)).id}`, env: WITH_SHELL }),
@@ -906,8 +925,13 @@ async function runCell(key: string, row: Row, role: Role, obj: Obj, fresh: boole
 
 // ---- The route table against the matrix ---------------------------------------------------------
 
-/** Every route the app serves, from Hono's own table: `use()` middleware (method ALL on a wildcard) is not a route. */
-const SERVED = [...new Set(app.routes.filter((r) => !(r.method === "ALL" && r.path.endsWith("*"))).map((r) => `${r.method} ${r.path}`))];
+/**
+ * Every route the app serves, from Hono's own table: `use()` middleware (method ALL on a wildcard, or on the
+ * path of a route that serves it, like the edge cache in front of /.well-known/nostr.json) is not a route.
+ */
+const isMiddleware = (r: { method: string; path: string }) =>
+  r.method === "ALL" && (r.path.endsWith("*") || app.routes.some((o) => o.method !== "ALL" && o.path === r.path));
+const SERVED = [...new Set(app.routes.filter((r) => !isMiddleware(r)).map((r) => `${r.method} ${r.path}`))];
 
 interface PlannedCell {
   key: string;

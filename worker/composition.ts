@@ -7,8 +7,10 @@ import { parseLnurlOverrides, type FetchLike } from "./lightning/lnurl";
 import { devWalletAllowed, lightningBackendFor } from "./lightning";
 import { d1CallRecorder, recordingCalls } from "./lightning/call-record";
 import type { Deps } from "./services/deps";
-import { notifications } from "./db/schema";
+import { gigEvents, notifications } from "./db/schema";
 import { announceNotifications } from "./services/notifications";
+import { syncGigListings } from "./services/nostr-outbox";
+import { nostrSettings } from "./services/nostr-settings";
 
 const globalFetch: FetchLike = (url, init) => fetch(url, init);
 
@@ -54,6 +56,10 @@ export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void
     committed: (change) => {
       const written = change.inserted(notifications);
       if (written.length > 0) defer(() => announceNotifications(env, written));
+      // Every change of a gig writes its event: its Nostr listing follows it into the outbox (the one place for
+      // every transition path: posting, funding, claims, cancels, the admin's removal, expiries, the cron's).
+      const changed = change.inserted(gigEvents).map((e) => e.gigId);
+      if (changed.length > 0 && nostrSettings(env).secretKey) defer(() => syncGigListings({ db, env }, changed, opts.origin));
     },
   };
 }

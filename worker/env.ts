@@ -50,6 +50,10 @@ export interface Env {
   AUTO_RELEASE_DAYS?: string;
   /** Seconds a visitor's public read stays fresh in the edge cache (worker/public-cache.ts); "0" switches it off. */
   PUBLIC_CACHE_SECONDS?: string;
+  /** The platform's Nostr key (a secret; 64 hex characters or an nsec) that signs the gig listings; unset: nothing is published. */
+  NOSTR_SECRET_KEY?: string;
+  /** Comma-separated ws(s):// relays the listings go to; unset: DEFAULT_NOSTR_RELAYS (domain/nostr-relays.ts). */
+  NOSTR_RELAYS?: string;
   /** "1" only on a developer's machine (`npm start`, unit tests); never in wrangler.toml (worker/deployment.ts). */
   LOCAL_DEV?: string;
 }

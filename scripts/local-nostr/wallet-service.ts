@@ -273,9 +273,11 @@ const metadataFor = (name: string) => JSON.stringify([["text/plain", `Payment to
  * here), `POST /pay {paymentRequest}` (an outside payer pays one of the wallet's invoices: the local
  * stand-in for a hirer's wallet) and `GET /received/<name>`.
  */
-export async function startLocalWallet(options: { relayPort?: number; httpPort?: number } = {}): Promise<RunningLocalWallet> {
-  const relay = await startRelay(options.relayPort ?? 0);
-  const wallet = await startWalletService(relay.url);
+export async function startLocalWallet(options: { relayPort?: number; httpPort?: number; relayUrl?: string } = {}): Promise<RunningLocalWallet> {
+  // On a relay already running (`npm start`'s, which also carries the gig listings), or on one of its own.
+  const relay = options.relayUrl ? null : await startRelay(options.relayPort ?? 0);
+  const relayUrl = options.relayUrl ?? relay!.url;
+  const wallet = await startWalletService(relayUrl);
   const node = wallet.node;
   const server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
@@ -323,14 +325,14 @@ export async function startLocalWallet(options: { relayPort?: number; httpPort?:
   });
   const { port } = server.address() as AddressInfo;
   return {
-    relayUrl: relay.url,
+    relayUrl,
     nwcUrl: wallet.nwcUrl,
     httpUrl: `http://127.0.0.1:${port}`,
     node,
     async close() {
       wallet.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await relay.close();
+      await relay?.close();
     },
   };
 }

@@ -498,3 +498,42 @@ export const adminChatReads = sqliteTable("admin_chat_reads", {
   gigId: text("gig_id").primaryKey(),
   lastReadAt: text("last_read_at").notNull(),
 });
+
+/**
+ * The Nostr outbox (docs/decisions/025): every event the platform's key signs is a row here before any relay
+ * sees it, keyed by the event's id (so enqueueing one twice is one row). The cron sends due rows to the relays
+ * of NOSTR_RELAYS, backing off between attempts; a relay's OK true is recorded in `relays`.
+ */
+export const nostrOutbox = sqliteTable(
+  "nostr_outbox",
+  {
+    /** The signed event's id. */
+    id: text("id").primaryKey(),
+    kind: integer("kind").notNull(),
+    /** The addressable event it is or deletes (`kind:pubkey:d`): a listing, its deletion, the handler announcement. */
+    address: text("address"),
+    gigId: text("gig_id"),
+    /** The gig's version the event was made from: an older version never follows a newer one. */
+    gigVersion: integer("gig_version"),
+    /** The event's created_at (unix seconds): strictly increasing per address. */
+    eventCreatedAt: integer("event_created_at").notNull(),
+    /** The signed event (JSON). */
+    event: text("event").notNull(),
+    /** JSON: each relay tried → "ok", or its last error. */
+    relays: text("relays").notNull().default("{}"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    /** When a relay first took it (OK true). */
+    publishedAt: text("published_at"),
+    /** Nothing more to send: every relay took it, a newer event replaced it, or the rest gave up after one took it. */
+    doneAt: text("done_at"),
+    lastError: text("last_error"),
+    updatedAt: text("updated_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("nostr_outbox_due_idx").on(t.nextAttemptAt).where(sql`done_at IS NULL`),
+    index("nostr_outbox_address_idx").on(t.address, t.eventCreatedAt),
+    index("nostr_outbox_kind_idx").on(t.kind, t.eventCreatedAt),
+  ],
+);

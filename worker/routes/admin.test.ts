@@ -75,7 +75,7 @@ describe("GET /api/admin/stats", () => {
   it("computes escrow and revenue from the ledger and counts from the gigs", async () => {
     const admin = await adminSignIn();
     const before = (await asAdmin(admin, "/api/admin/stats")).body;
-    expect(Object.keys(before).sort()).toEqual(["activeGigs", "completedGigs", "disputedGigs", "openGigs", "totalEscrow", "totalRevenue", "totalUsers"]);
+    expect(Object.keys(before).sort()).toEqual(["activeGigs", "completedGigs", "disputedGigs", "nostrOutbox", "openGigs", "totalEscrow", "totalRevenue", "totalUsers"]);
 
     const open = await fundedJob(); // +10,250 escrow, +1 open, +1 user
     const active = await claimedJob(); // +10,250 escrow, +1 active, +2 users

@@ -4,6 +4,7 @@
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../context";
 import { gigPreview, memberPreview, sitemapPaths, type LinkPreview } from "../services/link-previews";
+import { gigIdOfNaddr } from "../services/nostr-settings";
 import { depsOf } from "./deps";
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -39,7 +40,12 @@ async function shellWith(c: AppContext, preview: LinkPreview): Promise<Response>
 }
 
 export const previewRoutes = new Hono<AppEnv>()
-  .get("/gig/:id", async (c) => shellWith(c, await gigPreview(depsOf(c), c.req.param("id"))))
+  .get("/gig/:id", async (c) => {
+    // A Nostr client opening one of our listings through the NIP-89 handler: its naddr names the gig.
+    const listed = gigIdOfNaddr(c.env, c.req.param("id"));
+    if (listed) return c.redirect(`/gig/${encodeURIComponent(listed)}`, 302);
+    return shellWith(c, await gigPreview(depsOf(c), c.req.param("id")));
+  })
   .get("/user/:npub", async (c) => shellWith(c, await memberPreview(depsOf(c), c.req.param("npub"))));
 
 export const robotsRoutes = new Hono<AppEnv>()

@@ -8,6 +8,7 @@ import { gigReports, gigs, ledgerEntries, users } from "../db/schema";
 import { AppError, notFound } from "../errors";
 import { refundEscrow } from "./escrow";
 import { applyTransition } from "./gig-transitions";
+import { nostrOutboxHealth } from "./nostr-outbox";
 import { gigView, posterColumns, REMOVED_BY_ADMIN as DELETED_BY_ADMIN, type GigView, type PosterRow } from "./gig-views";
 import type { Deps } from "./deps";
 import type { AdminStats } from "../../domain/admin-views";
@@ -22,8 +23,9 @@ export { DELETED_BY_ADMIN };
 export const ACTIVE_STATUSES = ["claimed", "in_progress", "needs_revision", "work_submitted"] as const;
 
 /** Computed from the ledger and the gigs table each time, never from counters that could drift. */
-export async function adminStats({ db }: Pick<Deps, "db">): Promise<AdminStats> {
-  const [money, counts, people] = await Promise.all([
+export async function adminStats(deps: Pick<Deps, "db" | "env">): Promise<AdminStats> {
+  const { db } = deps;
+  const [money, counts, people, nostrOutbox] = await Promise.all([
     // `account >= 'escrow:' AND account < 'escrow;'` is the prefix range that the account index serves.
     db.get<{ escrow: number; fees: number }>(
       sql`SELECT
@@ -40,6 +42,7 @@ export async function adminStats({ db }: Pick<Deps, "db">): Promise<AdminStats> 
        FROM ${gigs}`,
     ),
     db.get<{ users: number }>(sql`SELECT COUNT(*) AS users FROM ${users} WHERE deleted_at IS NULL`),
+    nostrOutboxHealth(deps),
   ]);
   const m: Partial<typeof money> = money ?? {};
   const g: Partial<typeof counts> = counts ?? {};
@@ -52,6 +55,7 @@ export async function adminStats({ db }: Pick<Deps, "db">): Promise<AdminStats> 
     completedGigs: g.completed ?? 0,
     disputedGigs: g.disputed ?? 0,
     totalUsers: u.users ?? 0,
+    nostrOutbox,
   };
 }
 

@@ -5,6 +5,7 @@ import { checkLatePayments, expireDueInvoices } from "./escrow";
 import { retryPayouts } from "./payouts";
 import { autoReleaseDue } from "./auto-release";
 import { sweepAbandonedUploads } from "./files";
+import { publishNostrOutbox } from "./nostr-outbox";
 import type { Deps } from "./deps";
 
 /**
@@ -19,7 +20,13 @@ export async function runMinuteJobs(deps: Deps) {
     autoRelease: await job("auto-release", () => autoReleaseDue(deps)),
     cleanedUp: await job("expired logins", () => forgetExpiredLogins(deps)),
     abandonedUploads: await job("abandoned uploads", () => sweepAbandonedUploads(deps)),
+    ...(await runNostrJobs(deps)),
   };
+}
+
+/** Sending the outbox's Nostr events moves no money: it runs even when payments are off (worker/index.ts). */
+export async function runNostrJobs(deps: Pick<Deps, "db" | "env">) {
+  return { nostrOutbox: await job("nostr outbox", () => publishNostrOutbox(deps)) };
 }
 
 async function job<T>(name: string, run: () => Promise<T>): Promise<T | { failed: string }> {

@@ -16,9 +16,12 @@ export function isVisitor(headers: Headers): boolean {
   return NOT_A_VISITOR.every((name) => !headers.has(name));
 }
 
-/** The pages a visitor reads that anyone may see: browse lists, a gig, a profile, its portfolio and reviews. */
+/** The pages a visitor reads that anyone may see: browse lists, a gig, a profile, its portfolio and reviews (and NIP-05 names). */
 const LISTS = /^\/api\/gigs$/;
 const PAGES = [/^\/api\/gigs\/[^/]+$/, /^\/api\/users\/by-npub\/[^/]+$/, /^\/api\/users\/[^/]+$/, /^\/api\/portfolio\/user\/[^/]+$/, /^\/api\/reviews\/user\/[^/]+$/];
+
+/** NIP-05 names (routes/nostr.ts): one answer per name, whoever asks. */
+const NIP05 = "/.well-known/nostr.json";
 
 /** Keys live under an origin of their own, so a purge needs no request's host. */
 const KEY_ORIGIN = "https://public-cache.gigstr.invalid";
@@ -28,6 +31,7 @@ const KEY_ORIGIN = "https://public-cache.gigstr.invalid";
  * parameters sorted), a page only without one (so a purge of its one key reaches every visitor).
  */
 export function publicCacheKey(url: URL): string | null {
+  if (url.pathname === NIP05) return `${KEY_ORIGIN}${NIP05}?name=${encodeURIComponent((url.searchParams.get("name") ?? "").trim().toLowerCase())}`;
   if (LISTS.test(url.pathname)) {
     const query = new URLSearchParams([...url.searchParams].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     if (query.has("participant")) return null;

@@ -1,0 +1,388 @@
+// Gigstr on Nostr, the Worker's side (docs/decisions/025): after a change to a gig commits, its NIP-99 listing
+// follows it (syncGigListings, called from one place: Deps.committed in composition.ts, for every change that
+// wrote a gig event); the event is signed and written to the outbox (a D1 row keyed by its id) and nothing
+// else happens in the request. The cron sends due rows to the relays (publishNostrOutbox), retrying with
+// back-off; the admin's dashboard counts what is stuck (nostrOutboxHealth).
+//
+// A gig is listed once it is open (a service offering when posted, a job request once its escrow is funded):
+// a job request waiting for its payment is never published, nor is a gig the admin removed. Once listed, each
+// change that alters what the listing says replaces it (created_at strictly increasing per gig, and never from
+// an older version of the gig than the last row's), with status `sold` once the gig is no longer open; the
+// admin's removal sends a NIP-09 deletion, after which nothing more is published for that gig.
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, max, sql } from "drizzle-orm";
+import { finalizeEvent, type Event, type VerifiedEvent } from "nostr-tools/pure";
+import {
+  DELETION_KIND,
+  HANDLER_ID,
+  HANDLER_KIND,
+  LISTING_KIND,
+  deletionTemplate,
+  gigPageUrl,
+  handlerTemplate,
+  isActiveListing,
+  listingAddress,
+  listingTemplate,
+  originOfListing,
+  sameContent,
+  type NostrEventTemplate,
+} from "../../domain/nostr-listing";
+import type { NostrOutboxHealth } from "../../domain/admin-views";
+import { AtomicChange, where } from "../db/atomic";
+import { gigs, nostrOutbox, users } from "../db/schema";
+import { isLocalRun } from "../deployment";
+import type { Env } from "../env";
+import { REMOVED_BY_ADMIN } from "./gig-views";
+import { relayPublisher, type NostrRelayTransport } from "./nostr-relays";
+import { nostrSettings } from "./nostr-settings";
+import type { Deps } from "./deps";
+
+/** How long one run waits for a relay to connect, and then for its OK to each event. */
+export const RELAY_TIMEOUT_MS = 8_000;
+/** Rows one run sends at most (the oldest due first). */
+export const OUTBOX_BATCH = 50;
+/** Back-off between attempts: 1 minute, doubling, at most an hour. */
+export const FIRST_RETRY_MS = 60_000;
+export const MAX_RETRY_MS = 3_600_000;
+/** A row no relay took after this many attempts, or this long after it was written, is stuck (the dashboard shows it). */
+export const STUCK_AFTER_ATTEMPTS = 5;
+export const STUCK_AFTER_MS = 30 * 60_000;
+/** Once one relay took an event, the others are tried this many attempts in all, then left. */
+export const ATTEMPTS_AFTER_PUBLISHED = 5;
+
+export const REMOVED_REASON = "Removed from Gigstr by its admin.";
+
+type OutboxDeps = Pick<Deps, "db" | "env">;
+type OutboxRow = typeof nostrOutbox.$inferSelect;
+
+/** The delay before the next attempt, after `attempts` attempts. */
+export const retryDelayMs = (attempts: number) => Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+const parseEvent = (row: Pick<OutboxRow, "event">) => JSON.parse(row.event) as Event;
+
+/**
+ * The origin of the gig page a listing links to: `https://ALIAS_DOMAIN` on a deployed Worker, else the origin
+ * of the request that made the change (a local run: the URL `npm start` prints); null when neither is known.
+ */
+export function publicOrigin(env: Pick<Env, "ALIAS_DOMAIN" | "LOCAL_DEV">, requestOrigin?: string): string | null {
+  if (env.ALIAS_DOMAIN && !isLocalRun(env)) return `https://${env.ALIAS_DOMAIN}`;
+  return requestOrigin ?? (env.ALIAS_DOMAIN ? `https://${env.ALIAS_DOMAIN}` : null);
+}
+
+/** The origin the newest listing linked to: for changes made with no request (the cron, a gig's room). */
+async function lastKnownOrigin(deps: OutboxDeps): Promise<string | null> {
+  const newest = await deps.db
+    .select({ event: nostrOutbox.event })
+    .from(nostrOutbox)
+    .where(eq(nostrOutbox.kind, LISTING_KIND))
+    .orderBy(desc(nostrOutbox.eventCreatedAt))
+    .limit(1)
+    .get();
+  return newest ? originOfListing(parseEvent(newest).tags) : null;
+}
+
+interface EventMeta {
+  address?: string | null;
+  gigId?: string | null;
+  gigVersion?: number | null;
+}
+
+const outboxRow = (event: VerifiedEvent, meta: EventMeta, now: Date): typeof nostrOutbox.$inferInsert => ({
+  id: event.id,
+  kind: event.kind,
+  address: meta.address ?? null,
+  gigId: meta.gigId ?? null,
+  gigVersion: meta.gigVersion ?? null,
+  eventCreatedAt: event.created_at,
+  event: JSON.stringify(event),
+  nextAttemptAt: now.toISOString(),
+  createdAt: now.toISOString(),
+});
+
+/** Writes a signed event to the outbox, due now. Idempotent: the same event (the same id) is one row. Answers whether it was new. */
+export async function enqueueEvent(deps: Pick<Deps, "db">, event: VerifiedEvent, meta: EventMeta = {}, now = new Date()): Promise<boolean> {
+  const [result] = await deps.db.batch([deps.db.insert(nostrOutbox).values(outboxRow(event, meta, now)).onConflictDoNothing()]);
+  return (result?.meta.changes ?? 0) > 0;
+}
+
+/**
+ * Writes the next event of an address, unless a row for it is already as new (same or later created_at, or made
+ * from the same or a later version of the gig): two changes racing never put an older listing after a newer one.
+ */
+async function enqueueNext(deps: OutboxDeps, event: VerifiedEvent, meta: EventMeta & { address: string }, now: Date): Promise<boolean> {
+  const change = new AtomicChange(deps.db, () => {});
+  change.insert(
+    nostrOutbox,
+    outboxRow(event, meta, now),
+    where(
+      "NOT EXISTS (SELECT 1 FROM nostr_outbox WHERE id = ? OR (address = ? AND (event_created_at >= ? OR gig_version >= ?)))",
+      event.id,
+      meta.address,
+      event.created_at,
+      meta.gigVersion ?? -1,
+    ),
+  );
+  await change.commit();
+  return change.inserted(nostrOutbox).length > 0;
+}
+
+export type ListingOutcome = "off" | "gone" | "unlisted" | "unchanged" | "listed" | "deleted" | "raced";
+
+/**
+ * After changes to these gigs committed: each one's listing follows it (Deps.committed calls this as deferred
+ * work, so no request waits on it). Never throws: a gig that fails is logged, and its next change catches up.
+ */
+export async function syncGigListings(deps: OutboxDeps, gigIds: readonly string[], requestOrigin?: string): Promise<Record<string, ListingOutcome | "failed">> {
+  const outcomes: Record<string, ListingOutcome | "failed"> = {};
+  for (const gigId of new Set(gigIds)) {
+    try {
+      outcomes[gigId] = await syncGigListing(deps, gigId, requestOrigin);
+    } catch (err) {
+      console.error("could not write a gig's Nostr listing to the outbox", gigId, err);
+      outcomes[gigId] = "failed";
+    }
+  }
+  return outcomes;
+}
+
+/** Brings one gig's listing up to date in the outbox (see the top of this file); answers what it did. */
+export async function syncGigListing(deps: OutboxDeps, gigId: string, requestOrigin?: string, now = new Date()): Promise<ListingOutcome> {
+  const nostr = nostrSettings(deps.env);
+  if (!nostr.secretKey || !nostr.pubkey) return "off";
+  const address = listingAddress(nostr.pubkey, gigId);
+  // A change racing this one may write first: then this one reads again (its gig is newer by then, or the same).
+  for (let round = 0; round < 3; round++) {
+    const gig = await deps.db
+      .select({
+        id: gigs.id,
+        gigType: gigs.gigType,
+        title: gigs.title,
+        description: gigs.description,
+        category: gigs.category,
+        payment: gigs.payment,
+        status: gigs.status,
+        resolution: gigs.resolution,
+        version: gigs.version,
+        fundedAt: gigs.fundedAt,
+        createdAt: gigs.createdAt,
+        posterPubkey: users.nostrPubkey,
+      })
+      .from(gigs)
+      .leftJoin(users, eq(users.id, gigs.posterId))
+      .where(eq(gigs.id, gigId))
+      .get();
+    if (!gig) return "gone";
+    const sent = await deps.db
+      .select({ id: nostrOutbox.id, kind: nostrOutbox.kind, event: nostrOutbox.event, eventCreatedAt: nostrOutbox.eventCreatedAt, gigVersion: nostrOutbox.gigVersion })
+      .from(nostrOutbox)
+      .where(eq(nostrOutbox.address, address))
+      .orderBy(desc(nostrOutbox.eventCreatedAt))
+      .all();
+    const newest = sent[0];
+    if (newest?.kind === DELETION_KIND) return "deleted";
+    if (newest && (newest.gigVersion ?? -1) >= gig.version) return "unchanged";
+    const createdAt = Math.max(seconds(now), newest ? newest.eventCreatedAt + 1 : 0);
+
+    let template: NostrEventTemplate;
+    if (gig.resolution === REMOVED_BY_ADMIN) {
+      if (!newest) return "unlisted";
+      const listings = sent.filter((r) => r.kind === LISTING_KIND).map((r) => r.id);
+      template = deletionTemplate(address, listings, { createdAt, reason: REMOVED_REASON });
+    } else {
+      if (!newest && !isActiveListing(gig.status)) return "unlisted";
+      const origin = publicOrigin(deps.env, requestOrigin) ?? (newest ? originOfListing(parseEvent(newest).tags) : null) ?? (await lastKnownOrigin(deps));
+      template = listingTemplate(
+        {
+          id: gig.id,
+          gigType: gig.gigType,
+          title: gig.title,
+          description: gig.description,
+          category: gig.category,
+          payment: gig.payment,
+          status: gig.status,
+          posterPubkey: gig.posterPubkey,
+          listedAt: gig.gigType === "job_request" ? (gig.fundedAt ?? gig.createdAt) : gig.createdAt,
+        },
+        { createdAt, gigUrl: origin ? gigPageUrl(origin, gig.id) : null },
+      );
+      if (newest && sameContent(parseEvent(newest), template)) return "unchanged";
+    }
+    const event = finalizeEvent(template, nostr.secretKey);
+    if (await enqueueNext(deps, event, { address, gigId: gig.id, gigVersion: gig.version }, now)) {
+      return event.kind === DELETION_KIND ? "deleted" : "listed";
+    }
+  }
+  return "raced";
+}
+
+/**
+ * The NIP-89 handler announcement, written when the outbox has none saying what it would say now (the first
+ * cron tick, or after ALIAS_DOMAIN changed): idempotent by its content. Needs the public origin (ALIAS_DOMAIN,
+ * or the one the newest listing links to).
+ */
+export async function ensureHandlerAnnouncement(deps: OutboxDeps, now = new Date()): Promise<"off" | "no_origin" | "unchanged" | "announced" | "raced"> {
+  const nostr = nostrSettings(deps.env);
+  if (!nostr.secretKey || !nostr.pubkey) return "off";
+  const origin = publicOrigin(deps.env) ?? (await lastKnownOrigin(deps));
+  if (!origin) return "no_origin";
+  const address = `${HANDLER_KIND}:${nostr.pubkey}:${HANDLER_ID}`;
+  const newest = await deps.db
+    .select({ event: nostrOutbox.event, eventCreatedAt: nostrOutbox.eventCreatedAt })
+    .from(nostrOutbox)
+    .where(eq(nostrOutbox.address, address))
+    .orderBy(desc(nostrOutbox.eventCreatedAt))
+    .limit(1)
+    .get();
+  const template = handlerTemplate(origin, { createdAt: Math.max(seconds(now), newest ? newest.eventCreatedAt + 1 : 0) });
+  if (newest && sameContent(parseEvent(newest), template)) return "unchanged";
+  return (await enqueueNext(deps, finalizeEvent(template, nostr.secretKey), { address }, now)) ? "announced" : "raced";
+}
+
+export interface OutboxRun {
+  off?: string;
+  announcement?: Awaited<ReturnType<typeof ensureHandlerAnnouncement>> | "failed";
+  /** Rows sent this run. */
+  sent: number;
+  /** Rows a relay took for the first time this run. */
+  published: number;
+  /** Rows no relay took this run (retried later). */
+  failed: number;
+  /** Rows a newer event of the same listing replaced before they went out: never sent. */
+  superseded: number;
+}
+
+/**
+ * The cron's job: sends the due rows to the relays of NOSTR_RELAYS (one connection per relay), records each
+ * relay's answer, and schedules the next attempt with back-off. A row is claimed before it is sent (its attempt
+ * count is compared and set), so two runs at once never send the same row; a relay that gets an event twice
+ * answers "duplicate" and nothing changes anyway.
+ */
+export async function publishNostrOutbox(
+  deps: OutboxDeps,
+  opts: { transport?: NostrRelayTransport; now?: Date; limit?: number; timeoutMs?: number } = {},
+): Promise<OutboxRun> {
+  const run: OutboxRun = { sent: 0, published: 0, failed: 0, superseded: 0 };
+  const nostr = nostrSettings(deps.env);
+  if (nostr.off) return { ...run, off: nostr.off };
+  const now = opts.now ?? new Date();
+  const nowIso = now.toISOString();
+  try {
+    run.announcement = await ensureHandlerAnnouncement(deps, now);
+  } catch (err) {
+    console.error("could not write the NIP-89 announcement to the outbox", err);
+    run.announcement = "failed";
+  }
+
+  const due = await deps.db
+    .select()
+    .from(nostrOutbox)
+    .where(and(isNull(nostrOutbox.doneAt), lte(nostrOutbox.nextAttemptAt, nowIso)))
+    .orderBy(asc(nostrOutbox.nextAttemptAt))
+    .limit(opts.limit ?? OUTBOX_BATCH);
+  if (due.length === 0) return run;
+
+  // An event a newer one of the same address replaced is not sent: relays would drop it for the newer one anyway.
+  const addresses = [...new Set(due.map((r) => r.address).filter((a): a is string => a !== null))];
+  const newestOf = new Map<string, number>();
+  if (addresses.length > 0) {
+    const rows = await deps.db
+      .select({ address: nostrOutbox.address, newest: max(nostrOutbox.eventCreatedAt) })
+      .from(nostrOutbox)
+      .where(inArray(nostrOutbox.address, addresses))
+      .groupBy(nostrOutbox.address);
+    for (const r of rows) if (r.address && r.newest !== null) newestOf.set(r.address, r.newest);
+  }
+  const superseded = due.filter((r) => r.address !== null && (newestOf.get(r.address) ?? 0) > r.eventCreatedAt);
+  const current = due.filter((r) => !superseded.includes(r));
+  const claims = [
+    ...superseded.map((r) =>
+      deps.db.update(nostrOutbox).set({ doneAt: nowIso, updatedAt: nowIso }).where(and(eq(nostrOutbox.id, r.id), isNull(nostrOutbox.doneAt))),
+    ),
+    ...current.map((r) =>
+      deps.db
+        .update(nostrOutbox)
+        .set({ attempts: r.attempts + 1, nextAttemptAt: new Date(now.getTime() + retryDelayMs(r.attempts + 1)).toISOString(), updatedAt: nowIso })
+        .where(and(eq(nostrOutbox.id, r.id), eq(nostrOutbox.attempts, r.attempts), isNull(nostrOutbox.doneAt))),
+    ),
+  ];
+  const results = await deps.db.batch(claims as [(typeof claims)[number], ...(typeof claims)[number][]]);
+  run.superseded = superseded.length;
+  const mine = current.filter((_, i) => (results[superseded.length + i]?.meta.changes ?? 0) > 0);
+  if (mine.length === 0) return run;
+
+  // Each relay gets, over one connection, the claimed events it has not taken yet.
+  const relaysOf = new Map(mine.map((r) => [r.id, JSON.parse(r.relays) as Record<string, string>]));
+  const transport = opts.transport ?? relayPublisher();
+  const answers = await Promise.all(
+    nostr.relays.map(async (relay) => {
+      const events = mine.filter((r) => relaysOf.get(r.id)?.[relay] !== "ok").map(parseEvent);
+      if (events.length === 0) return [relay, new Map<string, string | null>()] as const;
+      try {
+        return [relay, await transport.publish(relay, events, opts.timeoutMs ?? RELAY_TIMEOUT_MS)] as const;
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        return [relay, new Map<string, string | null>(events.map((e) => [e.id, reason]))] as const;
+      }
+    }),
+  );
+
+  const updates = mine.map((row) => {
+    const relays = relaysOf.get(row.id) ?? {};
+    const errors: string[] = [];
+    for (const [relay, outcomes] of answers) {
+      if (!outcomes.has(row.id)) continue;
+      const outcome = outcomes.get(row.id);
+      relays[relay] = outcome === null ? "ok" : (outcome ?? "no answer").slice(0, 300);
+      if (outcome !== null) errors.push(`${relay}: ${relays[relay]}`);
+    }
+    const tookIt = nostr.relays.filter((r) => relays[r] === "ok");
+    const publishedAt = row.publishedAt ?? (tookIt.length > 0 ? nowIso : null);
+    const attempts = row.attempts + 1;
+    const done = tookIt.length === nostr.relays.length || (publishedAt !== null && attempts >= ATTEMPTS_AFTER_PUBLISHED);
+    run.sent++;
+    if (!row.publishedAt && publishedAt) run.published++;
+    if (tookIt.length === 0) run.failed++;
+    return deps.db
+      .update(nostrOutbox)
+      .set({
+        relays: JSON.stringify(relays),
+        publishedAt,
+        doneAt: done ? nowIso : null,
+        lastError: errors.length > 0 ? errors.join("; ").slice(0, 1000) : null,
+        updatedAt: nowIso,
+      })
+      .where(eq(nostrOutbox.id, row.id));
+  });
+  await deps.db.batch(updates as [(typeof updates)[number], ...(typeof updates)[number][]]);
+  return run;
+}
+
+/** What the admin's dashboard shows of the outbox: rows no relay took yet, those stuck, the newest error. */
+export async function nostrOutboxHealth(deps: OutboxDeps, now = new Date()): Promise<NostrOutboxHealth> {
+  const nostr = nostrSettings(deps.env);
+  const stuckBefore = new Date(now.getTime() - STUCK_AFTER_MS).toISOString();
+  const waiting = and(isNull(nostrOutbox.doneAt), isNull(nostrOutbox.publishedAt));
+  const [counts, newestError] = await Promise.all([
+    deps.db
+      .select({
+        pending: sql<number>`COUNT(*)`,
+        stuck: sql<number>`COALESCE(SUM(${nostrOutbox.attempts} >= ${STUCK_AFTER_ATTEMPTS} OR ${nostrOutbox.createdAt} <= ${stuckBefore}), 0)`,
+      })
+      .from(nostrOutbox)
+      .where(waiting)
+      .get(),
+    deps.db
+      .select({ lastError: nostrOutbox.lastError })
+      .from(nostrOutbox)
+      .where(and(isNull(nostrOutbox.doneAt), isNotNull(nostrOutbox.lastError)))
+      .orderBy(desc(nostrOutbox.updatedAt))
+      .limit(1)
+      .get(),
+  ]);
+  return {
+    pending: counts?.pending ?? 0,
+    stuck: counts?.stuck ?? 0,
+    lastError: newestError?.lastError ?? null,
+    off: nostr.off,
+  };
+}
