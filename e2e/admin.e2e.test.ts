@@ -1,7 +1,8 @@
 // The administrator in a real browser: signs in with the PIN, sees a disputed gig's chat among the
-// unread chats, reads it, writes to both parties, and settles the dispute with a split; the parties'
-// sats land where the split says. At the mobile and the desktop size.
-import type { Page } from "playwright-core";
+// unread chats, reads it, writes to both parties, and settles the dispute with a split, confirmed in a dialog
+// that says where the sats go; the settled card keeps showing its outcome; the parties' sats land where the
+// split says. At the mobile and the desktop size.
+import type { Locator, Page } from "playwright-core";
 import { generateSecretKey } from "nostr-tools";
 import { describe, expect, inject, it } from "vitest";
 import { apiJson, createSignedInUser, type SignedInUser } from "./support/api";
@@ -55,10 +56,11 @@ describe.each<ViewportName>(["mobile", "desktop"])("the admin at the %s size", (
     const { hirer, worker, gigId } = await disputedGig(title);
     const { page, pageErrors } = await openPage(baseUrl, { viewport });
     const shot = (step: string) => screenshot(page, `admin-${viewport}-${step}`);
-    const accepted: string[] = [];
+    // Every confirmation is the app's own dialog: no browser confirm() pops up.
+    const nativeDialogs: string[] = [];
     page.on("dialog", (d) => {
-      accepted.push(d.message());
-      void d.accept();
+      nativeDialogs.push(d.message());
+      void d.dismiss();
     });
 
     await page.goto("/admin");
@@ -93,10 +95,25 @@ describe.each<ViewportName>(["mobile", "desktop"])("the admin at the %s size", (
     await card.getByLabel("Worker's share (%)").fill("40");
     await card.getByText("Worker gets 3,900 sats, hirer gets 5,850 sats, platform keeps 500 sats.").waitFor();
     await card.getByRole("button", { name: "Split" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Split 40% to Wes?" });
+    await confirm.waitFor();
+    const sent = (d: Locator, who: string) => d.locator("dt", { hasText: who }).locator("xpath=following-sibling::dd");
+    expect(await sent(confirm, "Wes (worker)").textContent()).toBe("3,900 sats");
+    expect(await sent(confirm, "Hana (hirer)").textContent()).toBe("5,850 sats");
+    expect(await sent(confirm, "Platform fees").textContent()).toBe("500 sats");
+    await shot("4-confirm-split");
+    await confirm.getByRole("button", { name: "Split" }).click();
     await page.getByText("Dispute Resolved").first().waitFor();
-    expect(accepted.at(-1)).toContain("3,900 sats to Wes");
-    await card.waitFor({ state: "detached" });
-    await shot("4-resolved");
+    await confirm.waitFor({ state: "detached" });
+    // The card stays, now showing who got what, until the admin dismisses it.
+    const settled = page.getByRole("group", { name: title });
+    await settled.getByText("Resolved: Split").waitFor();
+    expect(await sent(settled, "Wes (worker)").textContent()).toBe("3,900 sats");
+    expect(await sent(settled, "Hana (hirer)").textContent()).toBe("5,850 sats");
+    await shot("5-resolved");
+    await settled.getByRole("button", { name: "Dismiss" }).click();
+    await settled.waitFor({ state: "detached" });
+    expect(nativeDialogs).toEqual([]);
 
     const gig = await apiJson<{ status: string; resolution: string }>(baseUrl, "GET", `/api/gigs/${gigId}`, { sessionToken: hirer.sessionToken });
     expect(gig).toMatchObject({ status: "completed", resolution: "split" });

@@ -1,6 +1,7 @@
 // Story (issue 18): a newcomer on a phone adds Gigstr to their home screen, and later opens it without a
-// network: the app still opens (the service worker kept its shell), says "You are offline", and when the
-// network is back the banner goes. Mobile.
+// network: the app still opens (the service worker kept its shell), says "You are offline" (and, where the
+// market could not be read, why in plain words, never "Failed to fetch"), and when the network is back the
+// banner goes. Mobile.
 import { describe, expect, inject, it } from "vitest";
 import { useBrowser } from "./support/browser";
 import { shotsOnFailure, storyShot } from "./support/gigs";
@@ -68,6 +69,10 @@ describe("installing and opening offline (mobile)", () => {
     const banner = page.getByRole("status").filter({ hasText: "You are offline" });
     await banner.waitFor();
     expect(await banner.textContent()).toBe("You are offline. Gigstr will try again when you are back online.");
+    // The market could not be read: it says why in plain words, never the browser's "Failed to fetch".
+    await page.getByRole("heading", { name: "Could not load gigs" }).waitFor();
+    await page.getByText("Gigstr could not be reached. Check your internet connection and try again.").waitFor();
+    expect(await page.getByText(/Failed to fetch|NetworkError|Load failed/i).count()).toBe(0);
     await storyShot(page, "offline-mobile-01-banner");
 
     await context.setOffline(false);

@@ -309,6 +309,40 @@ describe("sessions their owner controls", () => {
     expect(strangers).toHaveLength(1);
   });
 
+  it("names the device asking from its browser when its session was created without a User-Agent; other unknown sessions stay unknown", async () => {
+    const CHROME_ANDROID =
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+    const member = await signUp(); // no User-Agent at sign-in: stored as "Unknown device"
+    const laptop = await anotherSession(member);
+    const listFrom = async (token: string, userAgent?: string) => {
+      const res = await api("/api/auth/sessions", { token, headers: userAgent ? { "user-agent": userAgent } : {} });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Array<{ client: string; current: boolean }>;
+    };
+    const here = await listFrom(member.token, CHROME_ANDROID);
+    // This device comes first.
+    expect(here[0]).toMatchObject({ current: true, client: "Chrome on Android" });
+    expect(here.find((s) => !s.current)).toMatchObject({ client: "Unknown device" });
+    // The better label is kept: asked later without a User-Agent, this device is still named.
+    const later = await listFrom(member.token);
+    expect(later.find((s) => s.current)).toMatchObject({ client: "Chrome on Android" });
+    // Seen from the other session, the phone keeps its name and the laptop (no usable User-Agent) stays unknown.
+    const fromLaptop = await listFrom(laptop.token, "curl/8.5.0");
+    expect(fromLaptop.find((s) => s.current)).toMatchObject({ client: "Unknown device" });
+    expect(fromLaptop.find((s) => !s.current)).toMatchObject({ client: "Chrome on Android" });
+  });
+
+  it("keeps a known label: the device asking from another browser does not rename its session", async () => {
+    const member = await signUp();
+    const phone = await signInFrom(member, FIREFOX_ANDROID);
+    const res = await api("/api/auth/sessions", {
+      token: phone,
+      headers: { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36" },
+    });
+    const list = (await res.json()) as Array<{ client: string; current: boolean }>;
+    expect(list.find((s) => s.current)).toMatchObject({ client: "Firefox on Android" });
+  });
+
   it("ends one of the caller's own sessions; another member's id is 404 and ends nothing", async () => {
     const member = await signUp();
     const laptop = await anotherSession(member);
@@ -325,7 +359,7 @@ describe("sessions their owner controls", () => {
     expect((await call("/api/user/me", other.token)).status).toBe(200);
   });
 
-  it("signs out everywhere: every session of the caller ends, this one too; other members stay", async () => {
+  it("logs out everywhere: every session of the caller ends, this one too; other members stay", async () => {
     const member = await signUp();
     const phone = await anotherSession(member);
     const other = await signUp();

@@ -35,7 +35,10 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json({ success: true });
   })
   // Sessions their owner controls (issue 14): see where one is signed in, end one, or end them all.
-  .get("/sessions", async (c) => c.json(await listSessions(depsOf(c), requireMember(c).id, c.var.sessionId ?? "")))
+  // The session asking is named from this request's browser when its stored label is unknown (services/auth.ts).
+  .get("/sessions", async (c) =>
+    c.json(await listSessions(depsOf(c), requireMember(c).id, c.var.sessionId ?? "", c.req.header("user-agent"))),
+  )
   .delete("/sessions/:id", async (c) => {
     await endSessionById(depsOf(c), requireMember(c).id, c.req.param("id"));
     return c.json({ success: true });

@@ -9,7 +9,7 @@ import { firstLoginEventProblem, type LoginEvent } from "../auth/nostr-login";
 import { randomHex, sha256Hex } from "../auth/tokens";
 import { liveSession } from "../auth/live-sessions";
 import { endAdminTokensOfMember } from "../auth/admin";
-import { clientLabel } from "../auth/client-label";
+import { clientLabel, UNKNOWN_CLIENT } from "../auth/client-label";
 import type { SessionView } from "../../domain/session";
 import type { Deps } from "./deps";
 import { closeSocketsOfEndedSessions } from "./session-sockets";
@@ -125,20 +125,39 @@ export async function touchSession(db: Db, sessionId: string, now = Date.now()):
     .where(and(eq(sessions.id, sessionId), or(isNull(sessions.lastUsedAt), lt(sessions.lastUsedAt, staleBefore))));
 }
 
-/** The member's live sessions, most recently used first; `current` marks the one asking. */
-export async function listSessions({ db }: Pick<Deps, "db">, userId: string, currentSessionId: string): Promise<SessionView[]> {
+/**
+ * The member's live sessions: the one asking first (`current`), then the others most recently used first. The one asking is
+ * named from this request's User-Agent when its stored label says nothing ("Unknown device": it was created
+ * by a client that sent none, e.g. a script, or before labels were kept), and that better label is stored,
+ * so the list never calls the very device it is read on unknown. Other sessions keep their stored label.
+ */
+export async function listSessions({ db }: Pick<Deps, "db">, userId: string, currentSessionId: string, userAgent?: string): Promise<SessionView[]> {
   const rows = await db
     .select({ id: sessions.id, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt, client: sessions.client })
     .from(sessions)
     .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, nowIso())))
     .orderBy(desc(sessions.lastUsedAt), desc(sessions.createdAt));
-  return rows.map((row) => ({
-    id: row.id ?? "",
-    createdAt: row.createdAt,
-    lastUsedAt: row.lastUsedAt ?? row.createdAt,
-    client: row.client ?? clientLabel(undefined),
-    current: row.id === currentSessionId,
-  }));
+  const here = clientLabel(userAgent);
+  const views = rows.map((row) => {
+    const current = !!currentSessionId && row.id === currentSessionId;
+    const stored = row.client ?? UNKNOWN_CLIENT;
+    return {
+      id: row.id ?? "",
+      createdAt: row.createdAt,
+      lastUsedAt: row.lastUsedAt ?? row.createdAt,
+      client: current && stored === UNKNOWN_CLIENT ? here : stored,
+      current,
+    };
+  });
+  // This device first, then the others by last use: the one to recognise, and the ones to check.
+  views.sort((a, b) => Number(b.current) - Number(a.current));
+  if (here !== UNKNOWN_CLIENT && rows.some((row) => row.id === currentSessionId && (row.client ?? UNKNOWN_CLIENT) === UNKNOWN_CLIENT)) {
+    await db
+      .update(sessions)
+      .set({ client: here })
+      .where(and(eq(sessions.id, currentSessionId), or(isNull(sessions.client), eq(sessions.client, UNKNOWN_CLIENT))));
+  }
+  return views;
 }
 
 /**

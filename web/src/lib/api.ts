@@ -105,9 +105,24 @@ export function pathFromKey(key: readonly unknown[]): string {
   return key.filter((part) => part !== undefined && part !== null && typeof part !== "object").join("/");
 }
 
-/** The best human text of an error for a toast. */
+/** What any screen or toast says when a request got no answer at all (no network, the server out of reach). */
+export const NO_CONNECTION_TEXT = "Gigstr could not be reached. Check your internet connection and try again.";
+
+/**
+ * Whether an error is a request that got no answer: what fetch throws for it is a TypeError whose words
+ * depend on the browser ("Failed to fetch" in Chrome, "NetworkError when attempting to fetch resource." in
+ * Firefox, "Load failed" in Safari), never something to show a person.
+ */
+export function isNetworkError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === "AbortError") return false;
+  return /^(Failed to fetch|NetworkError when attempting to fetch resource\.?|Load failed|Network request failed|fetch failed)\b/i.test(err.message);
+}
+
+/** The best human text of an error for a toast or an error screen; a network failure is said in plain words. */
 export function errorText(err: unknown, fallback?: string): string {
   if (err instanceof ApiError) return err.serverMessage ?? fallback ?? err.message;
+  if (isNetworkError(err)) return NO_CONNECTION_TEXT;
   if (err instanceof Error && err.message) return err.message;
   return fallback ?? "Please try again.";
 }

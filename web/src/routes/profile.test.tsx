@@ -37,16 +37,20 @@ describe("/profile", () => {
     expect(screen.getByText("Loading")).toBeInTheDocument();
     expect(await screen.findByRole("heading", { level: 1, name: "Ada" })).toBeInTheDocument();
     expect(screen.getByText("75%")).toBeInTheDocument();
-    expect(screen.getByText("4.5")).toBeInTheDocument();
+    // The star rating reads as on the public profile and the gig cards: "Rating", "★ 4.5" (decision 024).
+    expect(screen.getByText("Rating").nextSibling).toHaveTextContent(/^★ 4\.5$/);
+    expect(screen.queryByText("Reputation")).toBeNull();
     expect(screen.getByRole("heading", { name: "Nostr Identity" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Private Key Security" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Danger Zone" })).toBeInTheDocument();
   });
 
-  it("shows N/A without completed gigs or reviews, Not set without a Lightning address, and no alias card", () => {
+  it("says No completed gigs yet and No reviews yet (not N/A), Not set without a Lightning address, and no alias card", () => {
     mockApi({});
     renderProfile({ user: makeUser({ completedGigs: 0, totalReviews: 0, lightningAddress: null }) });
-    expect(screen.getAllByText("N/A")).toHaveLength(2);
+    expect(screen.getByText("No completed gigs yet")).toBeInTheDocument();
+    expect(screen.getByText("No reviews yet")).toBeInTheDocument();
+    expect(screen.queryByText("N/A")).toBeNull();
     expect(screen.getAllByText("Not set").length).toBeGreaterThan(0);
     expect(screen.getByText("You must set a Lightning address before you can receive payments.")).toBeInTheDocument();
     expect(screen.queryByRole("heading", { name: "Gigstr Lightning Alias" })).not.toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AdminRoute } from "../../routes/admin";
@@ -388,10 +388,13 @@ describe("the admin panel", () => {
     expect(await findToast("Failed to update report")).toBeInTheDocument();
   });
 
-  it("settles a dispute after a confirmation: refund, pay, or split with the sats shown", async () => {
+  it("settles a dispute after a confirmation dialog that says where every sat goes; Cancel posts nothing", async () => {
+    let open = [dispute];
     const api = panelApi({
+      "GET /api/admin/disputes": () => open,
       "POST /api/admin/disputes/disputed-gig-1/resolve": (call) => {
         const body = call.body as { resolution: string };
+        open = [];
         return { success: true, payouts: body.resolution === "split" ? { worker: 2_925, hirer: 6_825 } : { worker: 9_750, hirer: 0 } };
       },
     });
@@ -399,25 +402,123 @@ describe("the admin panel", () => {
     await user.click(await screen.findByRole("tab", { name: "Disputes (1)" }));
     expect(await screen.findByText("Half of it is machine translated.")).toBeInTheDocument();
 
-    const confirm = vi.spyOn(window, "confirm").mockReturnValue(false);
-    await user.click(screen.getByRole("button", { name: "Refund Hirer" }));
-    expect(confirm).toHaveBeenLastCalledWith(expect.stringContaining("10,250 sats"));
+    // The two full outcomes first, each naming who gets what; Split the quieter outline button under them.
+    const settle = screen.getByRole("region", { name: "Settle this dispute" });
+    const payButton = within(settle).getByRole("button", { name: "Pay Worker" });
+    const refundButton = within(settle).getByRole("button", { name: "Refund Hirer" });
+    expect(payButton).toHaveAccessibleDescription("Wes gets 9,750 sats");
+    expect(refundButton).toHaveAccessibleDescription("Hana gets 10,250 sats back");
+    const splitButton = within(settle).getByRole("button", { name: "Split" });
+    expect(splitButton.className).toContain("border-stone-300");
+    expect(payButton.className).not.toContain("border-stone-300");
+    expect(payButton.compareDocumentPosition(splitButton) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    // Refund: the dialog lists the sats per party; Cancel closes it and posts nothing.
+    await user.click(refundButton);
+    let confirm = await screen.findByRole("alertdialog", { name: "Refund Hana?" });
+    expect(confirm).toHaveTextContent("10,250 sats in escrow");
+    expect(within(confirm).getByText("Hana (hirer)").nextSibling).toHaveTextContent("10,250 sats");
+    expect(within(confirm).getByText("Wes (worker)").nextSibling).toHaveTextContent("0 sats");
+    expect(within(confirm).getByText("Platform fees").nextSibling).toHaveTextContent("0 sats");
+    await user.click(within(confirm).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+
     await user.click(screen.getByRole("button", { name: "Pay Worker" }));
-    expect(confirm).toHaveBeenLastCalledWith(expect.stringContaining("9,750 sats"));
+    confirm = await screen.findByRole("alertdialog", { name: "Pay Wes?" });
+    expect(within(confirm).getByText("Wes (worker)").nextSibling).toHaveTextContent("9,750 sats");
+    expect(within(confirm).getByText("Platform fees").nextSibling).toHaveTextContent("500 sats");
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
     expect(api.callsTo("POST", "/api/admin/disputes/disputed-gig-1/resolve")).toHaveLength(0);
 
+    // Split 30 %: the preview, then the dialog with the same sats, then the post.
     const share = screen.getByLabelText("Worker's share (%)");
-    await user.clear(share);
-    await user.type(share, "30");
-    expect(screen.getByText("Worker gets 2,925 sats, hirer gets 6,825 sats, platform keeps 500 sats.")).toBeInTheDocument();
-    confirm.mockReturnValue(true);
-    await user.click(screen.getByRole("button", { name: "Split" }));
-    expect(await findToast("Dispute Resolved")).toBeInTheDocument();
-    expect(api.callsTo("POST", "/api/admin/disputes/disputed-gig-1/resolve")[0]!.body).toEqual({ resolution: "split", workerSharePercent: 30 });
-
     await user.clear(share);
     await user.type(share, "101");
     expect(screen.getByRole("button", { name: "Split" })).toBeDisabled();
+    await user.clear(share);
+    await user.type(share, "30");
+    expect(screen.getByText("Worker gets 2,925 sats, hirer gets 6,825 sats, platform keeps 500 sats.")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Split" }));
+    confirm = await screen.findByRole("alertdialog", { name: "Split 30% to Wes?" });
+    expect(within(confirm).getByText("Wes (worker)").nextSibling).toHaveTextContent("2,925 sats");
+    expect(within(confirm).getByText("Hana (hirer)").nextSibling).toHaveTextContent("6,825 sats");
+    await user.click(within(confirm).getByRole("button", { name: "Split" }));
+    expect(await findToast("Dispute Resolved")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/admin/disputes/disputed-gig-1/resolve").map((c) => c.body)).toEqual([{ resolution: "split", workerSharePercent: 30 }]);
+
+    // The list is read again (no open disputes now), but the settled one stays with its outcome, focused.
+    await waitFor(() => expect(screen.getByRole("tab", { name: "Disputes (0)" })).toBeInTheDocument());
+    const done = screen.getByRole("group", { name: "Translate a page" });
+    expect(within(done).getByText(/Resolved: Split/)).toBeInTheDocument();
+    expect(within(done).getByText("Wes (worker)").nextSibling).toHaveTextContent("2,925 sats");
+    expect(within(done).getByText("Hana (hirer)").nextSibling).toHaveTextContent("6,825 sats");
+    expect(within(done).getByText("Platform fees").nextSibling).toHaveTextContent("500 sats");
+    await waitFor(() => expect(done).toHaveFocus());
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+
+    // Until the admin dismisses it.
+    await user.click(within(done).getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByRole("group", { name: "Translate a page" })).toBeNull();
+    expect(screen.getByText("No open disputes.")).toBeInTheDocument();
+  });
+
+  it("shows a refused resolution in the confirmation dialog and keeps the dispute open", async () => {
+    panelApi({ "POST /api/admin/disputes/disputed-gig-1/resolve": () => apiError(409, "This gig is no longer disputed") });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Disputes (1)" }));
+    await user.click(await screen.findByRole("button", { name: "Refund Hirer" }));
+    const confirm = await screen.findByRole("alertdialog", { name: "Refund Hana?" });
+    await user.click(within(confirm).getByRole("button", { name: "Refund Hirer" }));
+    expect(await within(confirm).findByRole("alert")).toHaveTextContent("This gig is no longer disputed");
+    expect(screen.queryByRole("group", { name: "Translate a page" })).toBeNull();
+  });
+
+  it("a tab row wider than the screen shows a fade and chevron at each edge with more tabs beyond it, and brings the chosen tab into view", async () => {
+    // jsdom lays nothing out: give the row the sizes it has at 360 px.
+    const sizes = { scrollWidth: 520, clientWidth: 328 } as const;
+    const restore: Array<() => void> = [];
+    for (const [prop, value] of Object.entries(sizes)) {
+      // jsdom defines these on Element.prototype; a getter on HTMLElement.prototype shadows it until deleted.
+      expect(Object.getOwnPropertyDescriptor(HTMLElement.prototype, prop)).toBeUndefined();
+      Object.defineProperty(HTMLElement.prototype, prop, {
+        configurable: true,
+        get(this: HTMLElement) {
+          return this.getAttribute("role") === "tablist" ? value : 0;
+        },
+      });
+      restore.push(() => delete (HTMLElement.prototype as unknown as Record<string, unknown>)[prop]);
+    }
+    try {
+      panelApi();
+      const user = renderPanel();
+      const list = await screen.findByRole("tablist", { name: "Admin sections" });
+      await waitFor(() => expect(screen.getByTestId("tabs-more-after")).toHaveAttribute("data-shown", "true"));
+      expect(screen.getByTestId("tabs-more-before")).toHaveAttribute("data-shown", "false");
+      expect(screen.getByTestId("tabs-more-after")).toHaveAttribute("aria-hidden", "true");
+
+      // Scrolled to the end, the hint moves to the start.
+      list.scrollLeft = 192;
+      fireEvent.scroll(list);
+      expect(screen.getByTestId("tabs-more-after")).toHaveAttribute("data-shown", "false");
+      expect(screen.getByTestId("tabs-more-before")).toHaveAttribute("data-shown", "true");
+
+      // Choosing a tab scrolls the row so that tab is fully in view, clear of the fade (32 px of room).
+      const scrollTo = vi.fn();
+      list.scrollTo = scrollTo as unknown as typeof list.scrollTo;
+      const tabs = within(list).getAllByRole("tab");
+      tabs.forEach((tab, i) => {
+        Object.defineProperty(tab, "offsetLeft", { configurable: true, value: 4 + i * 104 });
+        Object.defineProperty(tab, "offsetWidth", { configurable: true, value: 100 });
+      });
+      await user.click(screen.getByRole("tab", { name: "Gigs" }));
+      expect(scrollTo).toHaveBeenLastCalledWith(expect.objectContaining({ left: 108 - 32 }));
+      list.scrollLeft = 0;
+      await user.click(screen.getByRole("tab", { name: "Disputes (1)" }));
+      expect(scrollTo).toHaveBeenLastCalledWith(expect.objectContaining({ left: 420 + 100 + 32 - 328 }));
+    } finally {
+      for (const undo of restore) undo();
+    }
   });
 
   it("opens a chat from the unread chats, shows the messages and sends with Enter (not Shift+Enter, not blank)", async () => {

@@ -1,34 +1,89 @@
 // Disputes (SPEC.md §2 /admin, §4 Admin dispute resolution; split beyond the spec): each disputed gig
-// with the reason and the parties; Refund Hirer, Pay Worker or Split, each after a browser
-// confirmation that names the sats each party gets.
-import { useId, useState } from "react";
+// with the reason and the parties, then how to settle it. The two full outcomes (Pay Worker, Refund Hirer)
+// come first, side by side, each naming who gets how many sats; Split, the in-between, is the quieter
+// outline button under them with its share. Each asks for confirmation in a dialog that lists where every
+// sat of the escrow goes. A settled dispute does not vanish: its card shows the outcome (who got what)
+// until the admin dismisses it or the tab is opened again.
+import { useEffect, useId, useRef, useState, type RefObject } from "react";
 import { Link } from "react-router";
-import { refundAmount, splitPayouts, workerPayout } from "../../../../domain/fees";
+import { platformRevenue, refundAmount, splitPayouts, workerPayout } from "../../../../domain/fees";
+import type { DisputeResolutionInput } from "../../../../domain/admin";
+import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../../components/ui/dialog";
+import { CheckIcon, MessageIcon } from "../../components/ui/icons";
 import { Input } from "../../components/ui/input";
-import { MessageIcon } from "../../components/ui/icons";
 import { Skeleton } from "../../components/ui/skeleton";
+import { errorText } from "../../lib/api";
 import { formatDate, formatSats, shortId } from "../../lib/format";
 import { useDisputes, useResolveDispute } from "./use-admin";
 import type { Dispute, Party } from "./types";
 import type { GigEditChange, GigEditRecord } from "../../../../domain/admin-views";
 
+/** Where a dispute's escrow goes under one outcome, in sats. */
+interface Shares {
+  worker: number;
+  hirer: number;
+  platform: number;
+}
+
+/** A dispute the admin settled in this visit of the tab, kept on screen with its outcome. */
+interface Settled {
+  dispute: Dispute;
+  /** Where it stood in the list, so it stays in place when the refreshed list no longer has it. */
+  index: number;
+  resolution: DisputeResolutionInput["resolution"];
+  shares: Shares;
+}
+
 export function DisputesTab({ onOpenChat }: { onOpenChat: (gigId: string, title: string) => void }) {
   const disputes = useDisputes();
-  const list = disputes.data ?? [];
+  const [settled, setSettled] = useState<Settled[]>([]);
+  const listRef = useRef<HTMLDivElement | null>(null);
   if (disputes.isPending) return <Skeleton className="h-48" />;
   if (disputes.isError) return <p className="py-10 text-center text-sm text-red-700">Could not load the disputes.</p>;
-  if (list.length === 0) return <p className="py-10 text-center text-sm text-stone-500">No open disputes.</p>;
+
+  // The open disputes, with the ones settled here kept where they were.
+  const open = disputes.data ?? [];
+  const items: Array<{ dispute: Dispute; settled: Settled | null }> = open.map((d) => ({ dispute: d, settled: settled.find((x) => x.dispute.gigId === d.gigId) ?? null }));
+  for (const s of [...settled].sort((a, b) => a.index - b.index)) {
+    if (!open.some((d) => d.gigId === s.dispute.gigId)) items.splice(Math.min(s.index, items.length), 0, { dispute: s.dispute, settled: s });
+  }
+
+  const dismiss = (gigId: string) => {
+    setSettled((list) => list.filter((s) => s.dispute.gigId !== gigId));
+    // The dismissed card took the focus with it: the list (or its empty state) gets it.
+    requestAnimationFrame(() => listRef.current?.focus());
+  };
+
   return (
-    <ul className="flex flex-col gap-4" aria-label="Disputes">
-      {list.map((d) => (
-        <li key={d.gigId}>
-          <DisputeCard dispute={d} onOpenChat={onOpenChat} />
-        </li>
-      ))}
-    </ul>
+    <div ref={listRef} tabIndex={-1} className="focus:outline-none">
+      {items.length === 0 ? (
+        <p className="py-10 text-center text-sm text-stone-500">No open disputes.</p>
+      ) : (
+        <ul className="flex flex-col gap-4" aria-label="Disputes">
+          {items.map(({ dispute, settled: done }, index) => (
+            <li key={dispute.gigId}>
+              {done ? (
+                <SettledDisputeCard settled={done} onDismiss={() => dismiss(dispute.gigId)} />
+              ) : (
+                <DisputeCard
+                  dispute={dispute}
+                  onOpenChat={onOpenChat}
+                  onSettled={(resolution, shares) => setSettled((list) => [...list, { dispute, index, resolution, shares }])}
+                />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
+}
+
+function partyName(party: Party | null, role: "hirer" | "worker"): string {
+  return party?.displayName || (party ? party.username.slice(0, 16) : `the ${role}`);
 }
 
 function PartyLink({ party }: { party: Party | null }) {
@@ -40,30 +95,35 @@ function PartyLink({ party }: { party: Party | null }) {
   );
 }
 
-function DisputeCard({ dispute: d, onOpenChat }: { dispute: Dispute; onOpenChat: (gigId: string, title: string) => void }) {
+/** A resolution the admin is about to confirm. */
+interface Pending {
+  input: DisputeResolutionInput;
+  title: string;
+  action: string;
+  shares: Shares;
+  /** What happens to the gig. */
+  effect: string;
+}
+
+function DisputeCard({
+  dispute: d,
+  onOpenChat,
+  onSettled,
+}: {
+  dispute: Dispute;
+  onOpenChat: (gigId: string, title: string) => void;
+  onSettled: (resolution: DisputeResolutionInput["resolution"], shares: Shares) => void;
+}) {
   const id = useId();
-  const resolve = useResolveDispute();
   const [share, setShare] = useState("50");
+  const [pending, setPending] = useState<Pending | null>(null);
   const shareNumber = Number(share);
   const shareValid = share.trim() !== "" && Number.isInteger(shareNumber) && shareNumber >= 0 && shareNumber <= 100;
   const split = shareValid ? splitPayouts(d.payment, shareNumber) : null;
-  const hirerName = d.hirer?.displayName || "the hirer";
-  const workerName = d.worker?.displayName || "the worker";
-  const busy = resolve.isPending;
-
-  const refund = () => {
-    if (!window.confirm(`Refund ${formatSats(refundAmount(d.payment))} to ${hirerName} and cancel "${d.title}"?`)) return;
-    resolve.mutate({ gigId: d.gigId, resolution: "refund_hirer" });
-  };
-  const pay = () => {
-    if (!window.confirm(`Pay ${formatSats(workerPayout(d.payment))} to ${workerName} and complete "${d.title}"?`)) return;
-    resolve.mutate({ gigId: d.gigId, resolution: "pay_worker" });
-  };
-  const splitIt = () => {
-    if (!split) return;
-    if (!window.confirm(`Split "${d.title}": ${formatSats(split.worker)} to ${workerName}, ${formatSats(split.hirer)} back to ${hirerName}?`)) return;
-    resolve.mutate({ gigId: d.gigId, resolution: "split", workerSharePercent: shareNumber });
-  };
+  const hirerName = partyName(d.hirer, "hirer");
+  const workerName = partyName(d.worker, "worker");
+  const pay: Shares = { worker: workerPayout(d.payment), hirer: 0, platform: platformRevenue(d.payment) };
+  const refund: Shares = { worker: 0, hirer: refundAmount(d.payment), platform: 0 };
 
   return (
     <Card className="flex flex-col gap-3 p-4">
@@ -88,44 +148,253 @@ function DisputeCard({ dispute: d, onOpenChat }: { dispute: Dispute; onOpenChat:
           <p className="mt-1 break-words whitespace-pre-wrap">{d.workSubmission}</p>
         </details>
       )}
-      <div className="flex flex-wrap gap-2">
-        <Button variant="outline" size="sm" onClick={() => onOpenChat(d.gigId, d.title)}>
-          <MessageIcon size={15} /> Open Chat
-        </Button>
-        <Button variant="outline" size="sm" onClick={refund} disabled={busy}>
-          Refund Hirer
-        </Button>
-        <Button size="sm" onClick={pay} disabled={busy}>
-          Pay Worker
-        </Button>
-      </div>
-      <div className="flex flex-wrap items-end gap-2 border-t border-stone-100 pt-3">
-        <label htmlFor={`${id}-share`} className="flex flex-col gap-1 text-sm font-medium text-stone-800">
-          Worker's share (%)
-          <Input
-            id={`${id}-share`}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={100}
-            step={1}
-            className="w-24"
-            value={share}
-            aria-invalid={!shareValid}
-            onChange={(e) => setShare(e.target.value)}
+      <Button variant="outline" size="sm" className="self-start" onClick={() => onOpenChat(d.gigId, d.title)}>
+        <MessageIcon size={15} /> Open Chat
+      </Button>
+
+      <section aria-labelledby={`${id}-settle`} className="flex flex-col gap-3 border-t border-stone-200 pt-3">
+        <div>
+          <h4 id={`${id}-settle`} className="text-sm font-semibold text-stone-900">
+            Settle this dispute
+          </h4>
+          <p className="text-xs text-stone-600">You will see where every sat goes and confirm before anything is paid.</p>
+        </div>
+        <div className="grid grid-cols-2 gap-2 sm:max-w-lg">
+          <Outcome
+            id={`${id}-pay`}
+            label="Pay Worker"
+            note={`${workerName} gets ${formatSats(pay.worker)}`}
+            onChoose={() =>
+              setPending({
+                input: { resolution: "pay_worker" },
+                title: `Pay ${workerName}?`,
+                action: "Pay Worker",
+                shares: pay,
+                effect: "The gig will be completed.",
+              })
+            }
           />
-        </label>
-        <Button variant="secondary" onClick={splitIt} disabled={busy || !split}>
-          Split
-        </Button>
-        <p className="basis-full text-xs text-stone-500" aria-live="polite">
-          {split
-            ? `Worker gets ${formatSats(split.worker)}, hirer gets ${formatSats(split.hirer)}, platform keeps ${formatSats(split.platform)}.`
-            : "Enter a whole number from 0 to 100."}
-        </p>
-      </div>
+          <Outcome
+            id={`${id}-refund`}
+            label="Refund Hirer"
+            note={`${hirerName} gets ${formatSats(refund.hirer)} back`}
+            onChoose={() =>
+              setPending({
+                input: { resolution: "refund_hirer" },
+                title: `Refund ${hirerName}?`,
+                action: "Refund Hirer",
+                shares: refund,
+                effect: "The gig will be cancelled.",
+              })
+            }
+          />
+        </div>
+        <div className="flex flex-wrap items-end gap-2">
+          <label htmlFor={`${id}-share`} className="flex flex-col gap-1 text-sm font-medium text-stone-800">
+            Worker's share (%)
+            <Input
+              id={`${id}-share`}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={100}
+              step={1}
+              className="w-24"
+              value={share}
+              aria-invalid={!shareValid}
+              aria-describedby={`${id}-split`}
+              onChange={(e) => setShare(e.target.value)}
+            />
+          </label>
+          <Button
+            variant="outline"
+            disabled={!split}
+            onClick={() =>
+              split &&
+              setPending({
+                input: { resolution: "split", workerSharePercent: shareNumber },
+                title: `Split ${shareNumber}% to ${workerName}?`,
+                action: "Split",
+                shares: { worker: split.worker, hirer: split.hirer, platform: split.platform },
+                effect: "The gig will be completed.",
+              })
+            }
+          >
+            Split
+          </Button>
+          <p id={`${id}-split`} className="basis-full text-xs text-stone-600" aria-live="polite">
+            {split
+              ? `Worker gets ${formatSats(split.worker)}, hirer gets ${formatSats(split.hirer)}, platform keeps ${formatSats(split.platform)}.`
+              : "Enter a whole number from 0 to 100."}
+          </p>
+        </div>
+      </section>
+      <ConfirmResolution
+        dispute={d}
+        pending={pending}
+        onClose={() => setPending(null)}
+        onDone={(p) => {
+          setPending(null);
+          onSettled(p.input.resolution, p.shares);
+        }}
+      />
     </Card>
   );
+}
+
+/** One of the two full outcomes: a strong button, with who gets how much right under it. */
+function Outcome({ id, label, note, onChoose }: { id: string; label: string; note: string; onChoose: () => void }) {
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <Button variant="secondary" className="w-full" aria-describedby={`${id}-note`} onClick={onChoose}>
+        {label}
+      </Button>
+      <p id={`${id}-note`} className="text-xs break-words text-stone-600">
+        {note}
+      </p>
+    </div>
+  );
+}
+
+/** The rows of where a dispute's escrow goes. */
+function SharesList({ dispute: d, shares, className }: { dispute: Dispute; shares: Shares; className?: string }) {
+  const rows: Array<[string, number]> = [
+    [`${partyName(d.worker, "worker")} (worker)`, shares.worker],
+    [`${partyName(d.hirer, "hirer")} (hirer)`, shares.hirer],
+    ["Platform fees", shares.platform],
+  ];
+  return (
+    <dl className={className ?? "flex flex-col divide-y divide-stone-200 rounded-lg border border-stone-200 text-sm"}>
+      {rows.map(([who, sats]) => (
+        <div key={who} className="flex items-baseline justify-between gap-3 px-3 py-2">
+          <dt className="min-w-0 break-words text-stone-700">{who}</dt>
+          <dd className={sats > 0 ? "font-semibold whitespace-nowrap text-stone-900 tabular-nums" : "whitespace-nowrap text-stone-500 tabular-nums"}>
+            {formatSats(sats)}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The confirmation of one outcome: where every sat of the escrow goes, what happens to the gig. */
+function ConfirmResolution({
+  dispute: d,
+  pending,
+  onClose,
+  onDone,
+}: {
+  dispute: Dispute;
+  pending: Pending | null;
+  onClose: () => void;
+  onDone: (pending: Pending) => void;
+}) {
+  const resolve = useResolveDispute();
+  const settled = useRef(false);
+  const [shown, setShown] = useState<Pending | null>(pending);
+  // Keep the last pending outcome while the dialog closes, so its text does not blank out.
+  useEffect(() => {
+    if (pending) setShown(pending);
+  }, [pending]);
+  const p = pending ?? shown;
+  const close = () => {
+    if (resolve.isPending) return;
+    resolve.reset();
+    onClose();
+  };
+  const confirm = () => {
+    if (!p) return;
+    resolve.mutate(
+      { gigId: d.gigId, ...p.input },
+      {
+        onSuccess: () => {
+          settled.current = true;
+          onDone(p);
+        },
+      },
+    );
+  };
+  return (
+    <Dialog open={!!pending} onOpenChange={(open) => !open && close()}>
+      {p && (
+        <DialogContent
+          role="alertdialog"
+          hideClose
+          // Settled, the card shows its outcome and takes the focus itself (the button that opened this is gone).
+          onCloseAutoFocus={(event) => settled.current && event.preventDefault()}
+        >
+          <DialogHeader className="pr-0">
+            <DialogTitle>{p.title}</DialogTitle>
+            <DialogDescription>
+              &ldquo;{d.title}&rdquo; holds {formatSats(d.totalCharge)} in escrow. {p.effect} This cannot be undone.
+            </DialogDescription>
+          </DialogHeader>
+          <SharesList dispute={d} shares={p.shares} />
+          {resolve.isError && (
+            <p role="alert" className="mt-3 text-sm break-words text-red-700">
+              {errorText(resolve.error, "Could not settle the dispute. Please try again.")}
+            </p>
+          )}
+          <DialogFooter>
+            <Button variant="outline" onClick={close} disabled={resolve.isPending}>
+              Cancel
+            </Button>
+            <Button onClick={confirm} disabled={resolve.isPending}>
+              {resolve.isPending ? "Settling..." : p.action}
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
+const OUTCOME_LABEL: Record<Settled["resolution"], string> = {
+  pay_worker: "Worker paid",
+  refund_hirer: "Hirer refunded",
+  split: "Split",
+};
+
+/** A dispute settled just now: its outcome stays in place, with who got what, until dismissed. */
+function SettledDisputeCard({ settled: s, onDismiss }: { settled: Settled; onDismiss: () => void }) {
+  const id = useId();
+  const ref = useRef<HTMLDivElement | null>(null);
+  useFocusOnMount(ref);
+  const d = s.dispute;
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="group"
+      aria-labelledby={`${id}-title`}
+      className="flex flex-col gap-3 rounded-xl border border-green-200 bg-green-50 p-4 shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id={`${id}-title`} className="min-w-0 text-base font-semibold break-words text-stone-900">
+          {d.title}
+        </h3>
+        <span className="font-mono text-xs text-stone-600">#{shortId(d.gigId)}</span>
+        <Badge variant="success">
+          <CheckIcon size={12} strokeWidth={3} />
+          Resolved: {OUTCOME_LABEL[s.resolution]}
+        </Badge>
+      </div>
+      <p role="status" className="text-sm text-stone-800">
+        {s.resolution === "refund_hirer" ? "The gig is cancelled." : "The gig is completed."} The payouts are on their way to each party's Lightning
+        address.
+      </p>
+      <SharesList dispute={d} shares={s.shares} className="flex flex-col divide-y divide-green-200 rounded-lg border border-green-200 bg-white text-sm sm:max-w-lg" />
+      <Button variant="outline" size="sm" className="self-start" onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}
+
+function useFocusOnMount(ref: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    ref.current?.focus({ preventScroll: true });
+  }, [ref]);
 }
 
 const FIELD_LABEL: Record<GigEditChange["field"], string> = { title: "Title", description: "Description", payment: "Budget" };

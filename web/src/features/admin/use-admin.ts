@@ -192,6 +192,9 @@ export function useResolveDispute() {
     {
       refresh: [adminKeys.disputes(), adminKeys.stats(), ["/api/admin/gigs"], adminKeys.unreadChats(), adminKeys.money()],
       failureTitle: "Failed to Resolve Dispute",
+      // The confirmation dialog shows a refusal in its own words; the list is read again, as the gig may have moved on.
+      showsFailure: true,
+      refreshOnFailure: true,
       success: (out) => ({
         title: "Dispute Resolved",
         description: `Worker: ${out.payouts.worker.toLocaleString()} sats, hirer: ${out.payouts.hirer.toLocaleString()} sats.`,

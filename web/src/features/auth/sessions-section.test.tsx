@@ -1,4 +1,4 @@
-// The sessions list in the settings dialog: which devices are signed in, ending one, ending all.
+// The sessions list in the settings dialog: which devices are logged in, ending one, ending all.
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -32,7 +32,7 @@ function renderSettings() {
   );
 }
 
-describe("Where you're signed in", () => {
+describe("Where you're logged in", () => {
   it("lists each session with its device and last use, marking this one", async () => {
     mockApi({ "GET /api/auth/sessions": sessions });
     renderSettings();
@@ -40,12 +40,12 @@ describe("Where you're signed in", () => {
     const rows = within(list).getAllByRole("listitem");
     expect(rows).toHaveLength(2);
     expect(within(rows[0]!).getByText("This device")).toBeInTheDocument();
-    expect(within(rows[0]!).queryByRole("button", { name: /Sign out/ })).toBeNull();
+    expect(within(rows[0]!).queryByRole("button", { name: /Log out/ })).toBeNull();
     expect(within(rows[1]!).getByText("Firefox on Android")).toBeInTheDocument();
     expect(within(rows[1]!).getByText(/last used 3 hours ago/)).toBeInTheDocument();
   });
 
-  it("signs out another device and shows the list without it", async () => {
+  it("logs out another device and shows the list without it", async () => {
     let list = sessions();
     const api = mockApi({
       "GET /api/auth/sessions": () => list,
@@ -55,28 +55,39 @@ describe("Where you're signed in", () => {
       },
     });
     renderSettings();
-    await userEvent.click(await screen.findByRole("button", { name: /^Sign out Firefox on Android/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /^Log out Firefox on Android/ }));
     await waitFor(() => expect(screen.queryByText("Firefox on Android")).toBeNull());
     expect(api.callsTo("DELETE", "/api/auth/sessions/s-phone")).toHaveLength(1);
     expect(screen.getByText("signed in")).toBeInTheDocument();
   });
 
-  it("signs out everywhere: the server ends all sessions, then this tab is signed out", async () => {
+  it("offers Log out everywhere as a quiet outline button after the list, not the page's loudest control", async () => {
+    mockApi({ "GET /api/auth/sessions": sessions });
+    renderSettings();
+    const list = await screen.findByRole("list", { name: "Your sessions" });
+    const everywhere = screen.getByRole("button", { name: "Log out everywhere" });
+    expect(everywhere.className).toContain("border-stone-300");
+    expect(everywhere.className).not.toMatch(/bg-red-|bg-stone-900|bg-brand-500/);
+    expect(list.compareDocumentPosition(everywhere) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByRole("region", { name: "Where you're logged in" })).not.toHaveTextContent(/sign(ed|ing)? (in|out)/i);
+  });
+
+  it("logs out everywhere: the server ends all sessions, then this tab is logged out", async () => {
     const api = mockApi({ "GET /api/auth/sessions": sessions, "POST /api/auth/logout-all": () => ({ success: true, ended: 2 }) });
     renderSettings();
-    await userEvent.click(await screen.findByRole("button", { name: "Sign out everywhere" }));
-    expect(await findToast("Signed out everywhere")).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole("button", { name: "Log out everywhere" }));
+    expect(await findToast("Logged out everywhere")).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/auth/logout-all")).toHaveLength(1);
     expect(screen.getByText("signed out")).toBeInTheDocument();
     expect(localStorage.getItem(SESSION_TOKEN_KEY)).toBeNull();
   });
 
-  it("stays signed in and says so when signing out everywhere fails", async () => {
+  it("stays logged in and says so when logging out everywhere fails", async () => {
     mockApi({ "GET /api/auth/sessions": sessions, "POST /api/auth/logout-all": () => apiError(503, "Service unavailable") });
     renderSettings();
-    await userEvent.click(await screen.findByRole("button", { name: "Sign out everywhere" }));
-    expect(await findToast("Could not sign out")).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole("button", { name: "Log out everywhere" }));
+    expect(await findToast("Could not log out")).toBeInTheDocument();
     expect(screen.getByText("signed in")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Sign out everywhere" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: "Log out everywhere" })).toBeEnabled();
   });
 });

@@ -1,4 +1,4 @@
-// "Where you're signed in" in the settings dialog: each session of the member, ending one, or all of
+// "Where you're logged in" in the settings dialog: each session of the member, ending one, or all of
 // them. A member who sees a device they do not know (a stolen key, a hijacked session) ends it here.
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
@@ -17,16 +17,16 @@ export function SessionsSection() {
 
   const failed = (err: unknown) =>
     toast({
-      title: "Could not sign out",
+      title: "Could not log out",
       description: (err instanceof ApiError && err.serverMessage) || "Please try again.",
       variant: "destructive",
     });
 
-  const signOutEverywhere = async () => {
+  const logOutEverywhere = async () => {
     setEndingAll(true);
     try {
       await logoutEverywhere();
-      toast({ title: "Signed out everywhere", description: "Every session of your account has ended, this one too." });
+      toast({ title: "Logged out everywhere", description: "Every session of your account has ended, this one too." });
     } catch (err) {
       failed(err);
       setEndingAll(false);
@@ -37,9 +37,9 @@ export function SessionsSection() {
     <section aria-labelledby="sessions-section" className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-stone-50 p-4">
       <div className="flex flex-col gap-1">
         <h3 id="sessions-section" className="text-sm font-semibold text-stone-900">
-          Where you're signed in
+          Where you're logged in
         </h3>
-        <p className="text-xs text-stone-600">A device you do not know? Sign it out, or sign out everywhere and sign in again.</p>
+        <p className="text-xs text-stone-600">A device you do not know? Log it out, or log out everywhere and log in again.</p>
       </div>
       {sessions.isPending && <p className="text-sm text-stone-600">Loading sessions...</p>}
       {sessions.isError && <p className="text-sm text-red-700">Could not load your sessions.</p>}
@@ -53,26 +53,27 @@ export function SessionsSection() {
                   {session.current && <span className="ml-2 rounded bg-brand-100 px-1.5 py-0.5 text-xs font-medium text-brand-800">This device</span>}
                 </span>
                 <span className="text-xs text-stone-600">
-                  Signed in {formatDate(session.createdAt)} · last used {timeAgo(session.lastUsedAt)}
+                  Logged in {formatDate(session.createdAt)} · last used {timeAgo(session.lastUsedAt)}
                 </span>
               </div>
               {!session.current && (
                 <Button
                   variant="outline"
                   size="sm"
-                  aria-label={`Sign out ${session.client}, signed in ${formatDate(session.createdAt)}`}
+                  aria-label={`Log out ${session.client}, logged in ${formatDate(session.createdAt)}`}
                   disabled={endSession.isPending}
                   onClick={() => endSession.mutate(session.id, { onError: failed })}
                 >
-                  Sign out
+                  Log out
                 </Button>
               )}
             </li>
           ))}
         </ul>
       )}
-      <Button variant="destructive" disabled={endingAll} onClick={() => void signOutEverywhere()}>
-        {endingAll ? "Signing out..." : "Sign out everywhere"}
+      {/* A way out for a lost or stolen device, not the page's main action: an outline button, after the list. */}
+      <Button variant="outline" className="self-start" disabled={endingAll} onClick={() => void logOutEverywhere()}>
+        {endingAll ? "Logging out..." : "Log out everywhere"}
       </Button>
     </section>
   );

@@ -1,4 +1,4 @@
-// The member's sign-in sessions (GET /api/auth/sessions) and ending one of them.
+// The member's login sessions (GET /api/auth/sessions) and ending one of them.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { SessionView } from "../../../../domain/session";
 import { apiJson } from "../../lib/api";

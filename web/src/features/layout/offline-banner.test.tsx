@@ -1,7 +1,7 @@
 import { act, screen, waitFor } from "@testing-library/react";
 import { useQuery } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { apiJson } from "../../lib/api";
+import { apiJson, errorText } from "../../lib/api";
 import { noteAnswer } from "../../lib/connectivity";
 import { mockApi } from "../../test/mock-api";
 import { renderWithApp } from "../../test/render";
@@ -9,7 +9,7 @@ import { OFFLINE_RETRY_MS, OfflineBanner } from "./offline-banner";
 
 function SomethingRead() {
   const gigs = useQuery({ queryKey: ["/api/gigs"], queryFn: () => apiJson<unknown[]>("GET", "/api/gigs") });
-  return <p>{gigs.isError ? "could not read" : gigs.data ? `read ${gigs.data.length}` : "reading"}</p>;
+  return <p>{gigs.isError ? `could not read: ${errorText(gigs.error)}` : gigs.data ? `read ${gigs.data.length}` : "reading"}</p>;
 }
 
 afterEach(() => noteAnswer());
@@ -35,7 +35,9 @@ describe("the offline banner", () => {
           <SomethingRead />
         </>,
       );
-      expect(await screen.findByText("could not read")).toBeInTheDocument();
+      // The screen that could not read says why in plain words, never the browser's "Failed to fetch".
+      expect(await screen.findByText("could not read: Gigstr could not be reached. Check your internet connection and try again.")).toBeInTheDocument();
+      expect(screen.queryByText(/Failed to fetch/)).toBeNull();
       expect(screen.getByRole("status")).toHaveTextContent("You are offline. Gigstr will try again when you are back online.");
 
       act(() => vi.advanceTimersByTime(OFFLINE_RETRY_MS));

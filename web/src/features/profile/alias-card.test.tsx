@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { makeUser } from "../../test/factories";
@@ -48,6 +48,21 @@ describe("alias claim form", () => {
     await user.click(screen.getByRole("button", { name: "Claim Alias" }));
     expect(await findToast("Settings Updated")).toBeInTheDocument();
     expect(api.callsTo("PATCH", "/api/user/me").map((c) => c.body)).toEqual([{ gigstrAlias: "satoshi" }]);
+  });
+
+  it("puts the forwarding address of the one-time warning on a line of its own, breaking after the @ first", () => {
+    mockApi({ "GET /api/config": config });
+    const long = "a-very-long-lightning-address-name-of-someone@walletofsatoshi.example.com";
+    renderAlias({ lightningAddress: long });
+    const warning = screen.getByRole("note");
+    expect(warning).toHaveTextContent(/can be set only once and cannot be changed later\. It will forward to:/);
+    // The address is its own block below the words (not a flex column beside the icon), and may wrap anywhere.
+    const address = within(warning).getByText(long);
+    expect(address.tagName).toBe("P");
+    expect(address.parentElement).toBe(warning);
+    expect(address.className).toContain("[overflow-wrap:anywhere]");
+    expect(address.querySelector("wbr")).not.toBeNull();
+    expect(screen.getByLabelText("Choose your alias")).toHaveAccessibleDescription(expect.stringContaining(long));
   });
 
   it("says when an alias is taken and does not let it be claimed", async () => {

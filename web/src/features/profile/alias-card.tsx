@@ -11,6 +11,7 @@ import { Label } from "../../components/ui/input";
 import { useToast } from "../../components/ui/toast";
 import { errorText } from "../../lib/api";
 import { useAliasDomain } from "../config/use-config";
+import { LightningAddressLine } from "./lightning-address-line";
 import { useAliasAvailability, useUpdateProfile, type AliasAvailability } from "./use-profile";
 
 export function AliasCard({ user }: { user: OwnUser }) {
@@ -37,9 +38,10 @@ function ConfiguredAlias({ user }: { user: OwnUser }) {
         <span className="min-w-0 flex-1 font-mono text-sm font-semibold break-all text-brand-900">{address}</span>
         <CopyButton value={address} label="Copy alias address" copiedDescription="Alias address copied to clipboard" />
       </div>
-      <p className="text-sm text-stone-600">
-        Forwards to <span className="font-medium break-all text-stone-900">{user.lightningAddress}</span>
-      </p>
+      <div className="flex flex-col gap-1 text-sm text-stone-600">
+        <span>Forwards to</span>
+        <LightningAddressLine address={user.lightningAddress ?? ""} className="font-mono font-medium text-stone-900" />
+      </div>
       <Badge variant="default" className="self-start">
         <LockIcon size={12} />
         Permanently configured
@@ -111,10 +113,15 @@ export function ClaimAliasForm({ user }: { user: OwnUser }) {
           </span>
         )}
       </p>
-      <p id={`${inputId}-warning`} className="flex gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-        <AlertIcon className="mt-0.5 shrink-0" />
-        Your alias can be set only once and cannot be changed later. It will forward to <span className="break-all">{user.lightningAddress}</span>.
-      </p>
+      {/* The address sits on a line of its own below the words, the warning's full width (a long address in a
+          column beside the icon read one letter a line at 360 px). */}
+      <div id={`${inputId}-warning`} role="note" className="flex flex-col gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+        <p className="flex gap-2">
+          <AlertIcon className="mt-0.5 shrink-0" />
+          <span>Your alias can be set only once and cannot be changed later. It will forward to:</span>
+        </p>
+        <LightningAddressLine address={user.lightningAddress ?? ""} className="rounded-md bg-white/70 px-2 py-1.5 font-mono text-amber-950" />
+      </div>
       <Button type="submit" disabled={!canClaim} className="self-start">
         {update.isPending ? "Claiming..." : "Claim Alias"}
       </Button>

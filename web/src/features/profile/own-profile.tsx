@@ -2,10 +2,8 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import type { OwnUser } from "../../../../domain/profile";
-import { formatRating } from "../../../../domain/reputation";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { ArrowLeftIcon, PencilIcon } from "../../components/ui/icons";
-import { formatSuccessRate } from "../../lib/format";
 import { NostrProfileCard } from "../nostr-profile/nostr-profile-card";
 import { AliasCard } from "./alias-card";
 import { DangerZone } from "./danger-zone";
@@ -13,7 +11,7 @@ import { PortfolioEditor } from "./portfolio-editor";
 import { NostrIdentityCard, PaymentSettingsCard, PrivateKeySecurityNotice } from "./profile-cards";
 import { PROFILE_EDIT_FORM_ID, ProfileEditForm } from "./profile-edit-form";
 import { ProfileHeader } from "./profile-header";
-import { StatCard, StatGrid } from "./stat-card";
+import { RatingCard, StatCard, StatGrid, SuccessRateCard } from "./stat-card";
 
 export function OwnProfile({ user }: { user: OwnUser }) {
   const [editing, setEditing] = useState(false);
@@ -54,10 +52,11 @@ export function OwnProfile({ user }: { user: OwnUser }) {
         <>
           <ProfileHeader user={user} />
           <StatGrid label="Reputation">
-            <StatCard label="Success Rate" value={formatSuccessRate(user.completedGigs, user.successRate)} />
+            <SuccessRateCard completedGigs={user.completedGigs} successRate={user.successRate} />
             <StatCard label="Completed" value={user.completedGigs} />
             <StatCard label="Successful" value={user.successfulGigs} />
-            <StatCard label="Reputation" value={formatRating(user.averageRating, user.totalReviews)} />
+            {/* "Rating", as on the public profile (SPEC.md §2 calls this card Reputation here; decision 024). */}
+            <RatingCard averageRating={user.averageRating} totalReviews={user.totalReviews} />
           </StatGrid>
           <PortfolioEditor user={user} />
           <div className="grid gap-6 md:grid-cols-2">

@@ -4,6 +4,7 @@ import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { CopyButton } from "../../components/ui/copy-button";
 import { AlertIcon, BoltIcon, CheckIcon, KeyIcon, ShieldIcon } from "../../components/ui/icons";
+import { LightningAddressLine } from "./lightning-address-line";
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -63,7 +64,7 @@ export function PaymentSettingsCard({ user, onEdit }: { user: OwnUser; onEdit: (
         <dl>
           <Row label="Lightning Address">
             {user.lightningAddress ? (
-              <span className="min-w-0 font-medium break-all">{user.lightningAddress}</span>
+              <LightningAddressLine address={user.lightningAddress} className="min-w-0 font-medium" />
             ) : (
               <span className="text-stone-500">Not set</span>
             )}
@@ -95,7 +96,7 @@ export function PrivateKeySecurityNotice() {
         </CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col gap-2 text-sm text-sky-950">
-        <p>Gigstr never stores your private key (nsec). You sign in by signing a one-time challenge in your browser or extension.</p>
+        <p>Gigstr never stores your private key (nsec). You log in by signing a one-time challenge in your browser or extension.</p>
         <p>Keep your key backup safe and offline. Nobody, including Gigstr, can recover your account if the key is lost, and anyone who has it controls your account.</p>
       </CardContent>
     </Card>

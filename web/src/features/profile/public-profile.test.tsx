@@ -1,4 +1,4 @@
-import { screen } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
@@ -31,10 +31,30 @@ describe("/user/:npub", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Hal" })).toBeInTheDocument();
     expect(screen.getByText("Cypherpunk")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Copy npub" })).toBeInTheDocument();
-    expect(screen.getAllByText("N/A")).toHaveLength(2);
+    // The stats say what is missing in words, as everywhere else: never N/A.
+    const stats = screen.getByRole("region", { name: "Reputation" });
+    expect(within(stats).getByText("No completed gigs yet")).toBeInTheDocument();
+    expect(within(stats).getByText("Rating").nextSibling).toHaveTextContent(/^No reviews yet$/);
+    expect(screen.queryByText("N/A")).toBeNull();
     expect(await screen.findByText("No gigs posted yet")).toBeInTheDocument();
     expect(await screen.findByText("No portfolio items yet")).toBeInTheDocument();
-    expect(await screen.findByText("No reviews yet")).toBeInTheDocument();
+    const reviews = screen.getByRole("region", { name: "Reviews" });
+    expect(await within(reviews).findByText("No reviews yet")).toBeInTheDocument();
+  });
+
+  it("says a rating and a success rate the way the rest of the app does: ★ 4.5 under Rating, the percent", async () => {
+    const member = makeUser({ id: "u-7", displayName: "Hal", completedGigs: 4, successfulGigs: 3, successRate: 75, averageRating: 45, totalReviews: 2 });
+    mockApi({
+      [`GET /api/users/by-npub/${npub}`]: () => member,
+      "GET /api/gigs": () => [],
+      "GET /api/portfolio/user/u-7": () => [],
+      "GET /api/reviews/user/u-7": () => [],
+    });
+    renderWithApp(<PublicProfile npub={npub} />);
+    const stats = await screen.findByRole("region", { name: "Reputation" });
+    expect(within(stats).getByText("Success Rate").nextSibling).toHaveTextContent(/^75%$/);
+    expect(within(stats).getByText("Rating").nextSibling).toHaveTextContent(/^★ 4\.5$/);
+    expect(within(stats).getByText("Reviews").nextSibling).toHaveTextContent(/^2$/);
   });
 
   it("lists the gigs the member posted (asked by posterId: job requests and service offerings), linking to each", async () => {

@@ -2,17 +2,15 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { PublicUser } from "../../../../domain/profile";
-import { formatRating } from "../../../../domain/reputation";
 import { buttonClasses } from "../../components/ui/button";
-import { ArrowLeftIcon, StarIcon } from "../../components/ui/icons";
+import { ArrowLeftIcon } from "../../components/ui/icons";
 import { Skeleton } from "../../components/ui/skeleton";
-import { formatSuccessRate } from "../../lib/format";
 import { PostedGigCard } from "../gigs/posted-gig-card";
 import { usePostedGigs } from "../gigs/use-gigs";
 import { PortfolioGrid } from "./portfolio-grid";
 import { ProfileHeader } from "./profile-header";
 import { ReviewsList } from "./reviews-list";
-import { StatCard, StatGrid } from "./stat-card";
+import { RatingCard, StatCard, StatGrid, SuccessRateCard } from "./stat-card";
 import { usePortfolio, usePublicUser, useReviews } from "./use-profile";
 
 function BackToHome() {
@@ -80,17 +78,9 @@ function PublicProfileBody({ user }: { user: PublicUser }) {
       <BackToHome />
       <ProfileHeader user={user} copyNpub />
       <StatGrid label="Reputation">
-        <StatCard label="Success Rate" value={formatSuccessRate(user.completedGigs, user.successRate)} />
+        <SuccessRateCard completedGigs={user.completedGigs} successRate={user.successRate} />
         <StatCard label="Completed" value={user.completedGigs} />
-        <StatCard
-          label="Rating"
-          value={
-            <span className="flex items-center gap-1">
-              {user.totalReviews > 0 && <StarIcon size={20} className="text-brand-500" />}
-              {formatRating(user.averageRating, user.totalReviews)}
-            </span>
-          }
-        />
+        <RatingCard averageRating={user.averageRating} totalReviews={user.totalReviews} />
         <StatCard label="Reviews" value={user.totalReviews} />
       </StatGrid>
       <Section title="Posted Gigs">

@@ -10,7 +10,7 @@ import { NostrProfileSection } from "../nostr-profile/nostr-profile-card";
 import { INVALID_LIGHTNING_ADDRESS_TEXT, INVALID_LIGHTNING_ADDRESS_TITLE } from "./profile-texts";
 import { useUpdateProfile } from "./use-profile";
 
-/** Display name and Lightning address, the two settings the marketplace needs; and where the member is signed in. */
+/** Display name and Lightning address, the two settings the marketplace needs; and where the member is logged in. */
 export function SettingsDialog({ user, open, onOpenChange }: { user: OwnUser; open: boolean; onOpenChange: (open: boolean) => void }) {
   const nameId = useId();
   const addressId = useId();
