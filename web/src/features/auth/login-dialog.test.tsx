@@ -85,6 +85,17 @@ describe("Login with Nostr: With Key", () => {
     expect(api.callsTo("POST", "/api/auth/nostr/verify")).toHaveLength(0);
   });
 
+  it("says plainly that Gigstr could not be reached when the network is down, never 'Failed to fetch'", async () => {
+    vi.stubGlobal("fetch", vi.fn(async () => Promise.reject(new TypeError("Failed to fetch"))));
+    const { user } = renderLogin();
+    await user.type(await openKeyTab(user), nsecEncode(generateSecretKey()));
+    await user.click(screen.getByRole("button", { name: "Login with Key" }));
+    await findToast("Login Failed");
+    expect(await findToast("Gigstr could not be reached. Check your internet connection and try again.")).toBeInTheDocument();
+    expect(screen.queryByText(/Failed to fetch/)).not.toBeInTheDocument();
+    expect(screen.getByTestId("session")).toHaveTextContent("signed out");
+  });
+
   it("rejects something that is neither an nsec nor 64 hex characters", async () => {
     loginApi(() => ({}));
     const { user } = renderLogin();

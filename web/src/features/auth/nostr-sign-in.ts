@@ -1,7 +1,7 @@
 // The Nostr sign-in exchange (SPEC.md §7, DESIGN.md §6): ask for a challenge, sign a kind-22242 event that
 // carries it, and have the server verify it. Failures carry the spec's texts (SPEC.md §8 login fallbacks).
 import type { OwnUser } from "../../../../domain/profile";
-import { ApiError, apiJson } from "../../lib/api";
+import { ApiError, NO_CONNECTION_TEXT, apiJson, isNetworkError } from "../../lib/api";
 import { loginEventTemplate, PrivateKeyError, type NostrEventTemplate, type SignedNostrEvent } from "../../lib/nostr";
 
 export const SERVER_VERIFICATION_FAILED = "Server verification failed";
@@ -32,7 +32,7 @@ export async function signInWithNostr(sign: EventSigner): Promise<LoginResult> {
   try {
     challenge = await apiJson<LoginChallenge>("POST", "/api/auth/nostr/challenge");
   } catch (err) {
-    throw new LoginError((err instanceof ApiError && err.serverMessage) || AUTHENTICATION_FAILED);
+    throw new LoginError(isNetworkError(err) ? NO_CONNECTION_TEXT : (err instanceof ApiError && err.serverMessage) || AUTHENTICATION_FAILED);
   }
 
   let event: SignedNostrEvent;
@@ -47,7 +47,7 @@ export async function signInWithNostr(sign: EventSigner): Promise<LoginResult> {
   try {
     result = await apiJson<LoginResult>("POST", "/api/auth/nostr/verify", { event, challengeId: challenge.challengeId });
   } catch (err) {
-    throw new LoginError((err instanceof ApiError && err.serverMessage) || SERVER_VERIFICATION_FAILED);
+    throw new LoginError(isNetworkError(err) ? NO_CONNECTION_TEXT : (err instanceof ApiError && err.serverMessage) || SERVER_VERIFICATION_FAILED);
   }
   if (!result?.sessionToken || !result.user) throw new LoginError(SERVER_VERIFICATION_FAILED);
   return result;

@@ -5,6 +5,7 @@ import { fileSizeKb } from "../../../../domain/format";
 import { Button } from "../../components/ui/button";
 import { DownloadIcon } from "../../components/ui/icons";
 import { useToast } from "../../components/ui/toast";
+import { errorText } from "../../lib/api";
 import { cn } from "../../lib/cn";
 import { downloadAttachment } from "./files-api";
 
@@ -17,7 +18,7 @@ export function AttachmentItem({ attachment, className }: { attachment: Attachme
       await downloadAttachment(attachment);
       toast({ title: "Download Started", description: attachment.filename });
     } catch (err) {
-      toast({ title: "Download Failed", description: err instanceof Error ? err.message : "Download failed", variant: "destructive" });
+      toast({ title: "Download Failed", description: errorText(err, "Download failed"), variant: "destructive" });
     } finally {
       setBusy(false);
     }
