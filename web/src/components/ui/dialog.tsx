@@ -18,9 +18,13 @@ type ContentProps = ComponentPropsWithoutRef<typeof DialogPrimitive.Content> & {
   phoneFullScreen?: boolean;
 };
 
-/** A phone-sized screen filled edge to edge; from `sm` up the dialog is the usual centred card. */
+/**
+ * A phone-sized screen filled edge to edge, below the toasts while one shows (as every dialog keeps clear of
+ * them, toast.tsx TOAST_CLEARANCE_VAR: a toast would cover the title and Close), fading in where it stays;
+ * from `sm` up the dialog is the usual centred card.
+ */
 export const PHONE_FULL_SCREEN_CLASS =
-  "max-sm:inset-0 max-sm:top-0 max-sm:left-0 max-sm:h-[100dvh] max-sm:max-h-[100dvh] max-sm:w-screen max-sm:max-w-none max-sm:translate-x-0 max-sm:translate-y-0 max-sm:rounded-none max-sm:border-0";
+  "max-sm:inset-x-0 max-sm:top-[var(--toast-clearance,0px)] max-sm:left-0 max-sm:h-[calc(100dvh-var(--toast-clearance,0px))] max-sm:max-h-[calc(100dvh-var(--toast-clearance,0px))] max-sm:w-screen max-sm:max-w-none max-sm:translate-x-0 max-sm:translate-y-0 max-sm:rounded-none max-sm:border-0 max-sm:data-[state=open]:animate-fade-in!";
 
 /** Where focus goes back to when a dialog closes, by dialog element (so a dialog that replaces another inherits it). */
 const openers = new WeakMap<Element, HTMLElement[]>();

@@ -49,6 +49,18 @@ describe("Active tab", () => {
     expect(Object.fromEntries(api.callsTo("GET", "/api/gigs")[0]!.query)).toEqual({ participant: "me", limit: "100" });
   });
 
+  it("shows each gig's amount in the member's terms: what they receive as its worker, what they pay as its hirer", async () => {
+    const hiredMe = makeGig({ id: "g-hired", title: "Job I work on", status: "claimed", posterId: "h", hirerId: "h", workerId: ME, payment: 10_000 });
+    const iHired = makeGig({ id: "g-mine", title: "Job I pay for", status: "in_progress", posterId: ME, hirerId: ME, workerId: "w", payment: 10_000 });
+    renderActive([hiredMe, iHired]);
+    const card = (title: string) => screen.getAllByTestId("gig-card").find((c) => within(c).queryByRole("button", { name: title }))!;
+    expect(await screen.findByText("Job I work on")).toBeInTheDocument();
+    expect(card("Job I work on")).toHaveTextContent("You receive 9,750 sats");
+    expect(card("Job I pay for")).toHaveTextContent("You pay 10,250 sats");
+    const myGigs = screen.getByRole("region", { name: "My Gigs" });
+    expect(within(myGigs).getByText(/You pay 10,250 sats · Development/)).toBeInTheDocument();
+  });
+
   it("counts active gigs, sats in escrow and completed gigs", async () => {
     renderActive([claimedByMe, myFundedOpen, myDone]);
     await screen.findByText("Logo I claimed");

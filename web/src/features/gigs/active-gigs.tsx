@@ -11,7 +11,7 @@ import { useAuth } from "../auth/auth-context";
 import { mainTabHref } from "../layout/main-tab";
 import { GigCard, GigCardSkeleton } from "./gig-card";
 import { useGigDialogs } from "./gig-dialogs-context";
-import { canOpenChat, gigPermissions } from "./gig-roles";
+import { amountFor, canOpenChat, gigPermissions } from "./gig-roles";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import { useMyGigs } from "./use-gigs";
 import { FailedPayouts } from "../payments/failed-payouts";
@@ -140,6 +140,7 @@ export function ActiveGigs() {
                   <MyGigRow
                     key={gig.id}
                     gig={gig}
+                    amount={amountFor(gig, userId).text}
                     manageable={(() => {
                       const p = gigPermissions(gig, userId);
                       return p.can("edit") || p.can("cancel");
@@ -169,7 +170,7 @@ function Stat({ label, value, icon }: { label: string; value: string; icon?: Rea
   );
 }
 
-function MyGigRow({ gig, manageable, onOpen, onManage }: { gig: Gig; manageable: boolean; onOpen: () => void; onManage: () => void }) {
+function MyGigRow({ gig, amount, manageable, onOpen, onManage }: { gig: Gig; amount: string; manageable: boolean; onOpen: () => void; onManage: () => void }) {
   return (
     <li className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:gap-4 sm:p-4">
       <div className="flex min-w-0 flex-1 flex-col gap-1">
@@ -181,7 +182,7 @@ function MyGigRow({ gig, manageable, onOpen, onManage }: { gig: Gig; manageable:
           {gig.title}
         </button>
         <p className="text-xs text-stone-500">
-          {formatSats(gig.payment)} · {gig.category} · {timeAgo(gig.createdAt)}
+          {amount} · {gig.category} · {timeAgo(gig.createdAt)}
         </p>
       </div>
       <div className="flex gap-2">

@@ -4,12 +4,14 @@ import { useMutation } from "@tanstack/react-query";
 import { lazy, Suspense, useId, useState, type FormEvent, type ReactNode } from "react";
 import { workerPayout } from "../../../../domain/fees";
 import type { AttachmentRef } from "../../../../domain/files";
+import { nextStep, type InterestSummary, type NextAction } from "../../../../domain/gig-next-step";
 import { Button } from "../../components/ui/button";
 import { AlertIcon, BoltIcon, CheckIcon, DownloadIcon, LockIcon, PencilIcon, TrashIcon } from "../../components/ui/icons";
 import { Label, Textarea } from "../../components/ui/input";
+import { Skeleton } from "../../components/ui/skeleton";
 import { useToast } from "../../components/ui/toast";
 import { errorText } from "../../lib/api";
-import { formatSats } from "../../lib/format";
+import { formatSats, shorten } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
 import { useLoginDialog } from "../auth/login-dialog-context";
 import { FilePicker } from "../files/file-picker";
@@ -20,7 +22,8 @@ import { InterestReviewPanel, MyInterestPanel } from "./interest-panels";
 import { isLightningAddressRequired, useLightningAddressRequired } from "./lightning-address-required";
 import type { ReviewPrompt } from "./review-step";
 import { useInterestMessages } from "./use-gigs";
-import type { Gig } from "./types";
+import { PostAgainButton } from "../payments/post-again-button";
+import type { Gig, InterestMessage } from "./types";
 
 // Extensions and reviews check their input with the shared zod rules: loaded only for the parties who see them.
 const WorkerExtensionPanel = lazy(() => import("./extension-panel").then((m) => ({ default: m.WorkerExtensionPanel })));
@@ -32,15 +35,108 @@ function useFailureToast() {
   return (title: string) => (err: unknown) => toast({ title, description: errorText(err), variant: "destructive" });
 }
 
+/** Where a next step's button takes the reader: the panel below that holds the step (see NextStepBanner). */
+const stepAnchor = (action: NextAction) => `gig-next-step-${action}`;
+
+/** Scrolls the step's panel into view and puts focus on its first field or button. */
+function goToStep(action: NextAction) {
+  const panel = document.getElementById(stepAnchor(action));
+  if (!panel) return;
+  const reduced = typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  panel.scrollIntoView?.({ behavior: reduced ? "auto" : "smooth", block: "start" });
+  const first = panel.querySelector<HTMLElement>("textarea:not([disabled]), button:not([disabled])");
+  first?.focus({ preventScroll: true });
+}
+
+/** The interest messages as the next step reads them: every one for the owner, the reader's own for a member. */
+function interestSummaries(messages: InterestMessage[] | undefined, isOwner: boolean, userId: string | undefined): InterestSummary[] | undefined {
+  if (!messages) return undefined;
+  const seen = isOwner ? messages : messages.filter((m) => m.senderId === userId);
+  return seen.map((m) => ({ name: m.sender.displayName || shorten(m.sender.username, true), status: m.status, claimEnabled: m.claimEnabled }));
+}
+
+/**
+ * What this reader can do now, right under the gig's title (issue 26): a headline and one button, or a quiet
+ * line when the next move is the other party's. Which one is domain/gig-next-step.ts; single-press steps
+ * (claim, start, pay, log in) happen here, the others take the reader to their panel below.
+ */
+export function NextStepBanner({ gig }: { gig: Gig }) {
+  const { user } = useAuth();
+  const p = gigPermissions(gig, user?.id);
+  const isOpen = gig.status === "open";
+  const interest = useInterestMessages(gig.id, isOpen && !!user);
+  const step = nextStep({
+    gigType: gig.gigType,
+    status: gig.status,
+    escrowStatus: gig.escrowStatus,
+    payment: gig.payment,
+    roles: p.roles,
+    hasInvoice: !!gig.paymentRequest,
+    interest: isOpen && user ? interestSummaries(interest.data, p.isOwner, user.id) : [],
+  });
+  // Its place is kept while the interest messages load, so the facts below do not jump when it shows.
+  if (isOpen && user && interest.isPending) return <Skeleton className="h-12 rounded-xl" />;
+  if (!step) return null;
+  if (step.kind === "wait") {
+    return (
+      <p className="flex items-center gap-2 rounded-lg bg-stone-100 px-3 py-2 text-sm text-stone-700">
+        <span aria-hidden="true" className="h-2 w-2 shrink-0 rounded-full bg-stone-400" />
+        <span>
+          <span className="sr-only">Next step: </span>
+          {step.title}
+        </span>
+      </p>
+    );
+  }
+  return (
+    <section
+      aria-label="Next step"
+      className="flex flex-col gap-3 rounded-xl border border-brand-300 bg-brand-50 p-3 sm:flex-row sm:items-center sm:justify-between sm:p-4"
+    >
+      <div className="flex min-w-0 flex-col gap-0.5">
+        <p className="font-semibold break-words text-stone-900">{step.title}</p>
+        {step.detail && <p className="text-sm text-stone-700">{step.detail}</p>}
+      </div>
+      <div className="flex shrink-0 flex-col">
+        <StepButton gig={gig} action={step.action} label={step.label} />
+      </div>
+    </section>
+  );
+}
+
+const STEP_BUTTON_CLASS = "w-full sm:w-auto";
+
+function StepButton({ gig, action, label }: { gig: Gig; action: NextAction; label: string }) {
+  switch (action) {
+    case "login_to_claim":
+      return <LoginToClaimButton label={label} />;
+    case "claim":
+      return <ClaimButton gig={gig} label={label} />;
+    case "start_work":
+      return <StartWorkButton gig={gig} />;
+    case "fund_escrow":
+      return <PayInvoiceButton gig={gig} label={label} />;
+    case "post_again":
+      return <PostAgainButton gig={gig} />;
+    default:
+      return (
+        <Button className={STEP_BUTTON_CLASS} onClick={() => goToStep(action)}>
+          {label}
+        </Button>
+      );
+  }
+}
+
 export function GigActions({ gig }: { gig: Gig }) {
   const { user } = useAuth();
   const p = gigPermissions(gig, user?.id);
-  const { openChat, openManage, openPayment } = useGigDialogs();
+  const { openChat, openManage } = useGigDialogs();
   const isOpen = gig.status === "open";
   const interest = useInterestMessages(gig.id, isOpen && !!user);
   const mine = !p.isOwner ? interest.data?.find((m) => m.senderId === user?.id) : undefined;
+  // Claiming, once enabled, is the next step above (NextStepBanner); until then the locked button says why.
+  const claimEnabled = mine?.status === "approved" && mine.claimEnabled;
 
-  const payerOfPendingInvoice = gig.status === "pending_payment" && p.isHirer && !!gig.paymentRequest;
   // The review step opens by itself right after the worker submits or the hirer approves.
   const [reviewPrompt, setReviewPrompt] = useState<ReviewPrompt | null>(null);
   const [reviewDone, setReviewDone] = useState(false);
@@ -50,39 +146,38 @@ export function GigActions({ gig }: { gig: Gig }) {
       <GigReviewPanel gig={gig} prompt={reviewPrompt} onPromptClosed={() => setReviewPrompt(null)} onFinished={() => setReviewDone(true)} />
     </Suspense>
   );
+  const reviewingDelivery = p.can("approve") || p.can("request_revision") || p.can("dispute");
 
   return (
     <div className="flex flex-col gap-4">
-      {isOpen && !user && <VisitorClaim gig={gig} />}
       {isOpen && user && p.can("send_interest") && (
         <>
-          <MyInterestPanel gigId={gig.id} mine={mine} loading={interest.isPending} />
-          <ClaimButton gig={gig} enabled={mine?.status === "approved" && mine.claimEnabled} />
+          <div id={stepAnchor("write_interest")} className="scroll-mt-4">
+            <MyInterestPanel gig={gig} mine={mine} loading={interest.isPending} />
+          </div>
+          {!interest.isPending && !claimEnabled && <LockedClaimButton gig={gig} />}
         </>
       )}
-      {isOpen && p.can("review_interest") && <InterestReviewPanel messages={interest.data ?? []} loading={interest.isPending} />}
-
-      {payerOfPendingInvoice && (
-        <Notice tone="warning">
-          <span>The escrow is waiting for your payment.</span>
-          <Button
-            size="sm"
-            onClick={() =>
-              openPayment({ gigId: gig.id, paymentRequest: gig.paymentRequest!, payment: gig.payment, totalCharge: gig.totalCharge ?? gig.payment })
-            }
-          >
-            <BoltIcon />
-            Pay Invoice
-          </Button>
-        </Notice>
+      {isOpen && p.can("review_interest") && (
+        <div id={stepAnchor("review_interest")} className="scroll-mt-4">
+          <InterestReviewPanel messages={interest.data ?? []} loading={interest.isPending} />
+        </div>
       )}
 
-      {p.can("start_work") && <StartWorkButton gig={gig} />}
-      {p.can("submit_work") && <SubmitWorkPanel gig={gig} onSubmitted={() => setReviewPrompt("submitted")} />}
-      {p.can("approve") && <ApproveButton gig={gig} onApproved={() => setReviewPrompt("approved")} />}
-      {reviewPrompt && reviewPanel}
-      {p.can("request_revision") && <RevisionPanel gig={gig} />}
-      {p.can("dispute") && <DisputePanel gig={gig} />}
+      {p.can("submit_work") && (
+        <div id={stepAnchor("submit_work")} className="scroll-mt-4">
+          <SubmitWorkPanel gig={gig} onSubmitted={() => setReviewPrompt("submitted")} />
+        </div>
+      )}
+      {reviewingDelivery && (
+        <div id={stepAnchor("review_delivery")} className="flex scroll-mt-4 flex-col gap-4">
+          {p.can("approve") && <ApproveButton gig={gig} onApproved={() => setReviewPrompt("approved")} />}
+          {reviewPrompt && reviewPanel}
+          {p.can("request_revision") && <RevisionPanel gig={gig} />}
+          {p.can("dispute") && <DisputePanel gig={gig} />}
+        </div>
+      )}
+      {!reviewingDelivery && reviewPrompt && reviewPanel}
       {!reviewPrompt && reviewPanel}
       <Suspense fallback={null}>
         {p.can("request_extension") && <WorkerExtensionPanel gig={gig} />}
@@ -102,50 +197,56 @@ export function GigActions({ gig }: { gig: Gig }) {
             Manage
           </Button>
         )}
-        {p.can("cancel") && <CancelGigButton gig={gig} isHirer={p.isHirer} />}
+        {p.can("cancel") && <CancelGigButton gig={gig} />}
       </div>
     </div>
   );
 }
 
-function Notice({ tone, children }: { tone: "warning" | "info"; children: ReactNode }) {
+function Notice({ children }: { children: ReactNode }) {
   return (
-    <div
-      className={
-        tone === "warning"
-          ? "flex flex-wrap items-center justify-between gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
-          : "flex flex-wrap items-center justify-between gap-2 rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900"
-      }
+    <div className="flex flex-wrap items-center justify-between gap-2 rounded-lg border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900">{children}</div>
+  );
+}
+
+/**
+ * Claiming needs login (SPEC.md §5): the login dialog opens and says why. The spec's Login Required toast
+ * (§8) is kept, as a plain notice rather than an error: the visitor did nothing wrong.
+ */
+function LoginToClaimButton({ label }: { label: string }) {
+  const { toast } = useToast();
+  const { openLogin } = useLoginDialog();
+  return (
+    <Button
+      className={STEP_BUTTON_CLASS}
+      onClick={() => {
+        toast({ title: "Login Required", description: "Please login to claim gigs." });
+        openLogin("Log in to claim this gig.");
+      }}
     >
-      {children}
+      {label}
+    </Button>
+  );
+}
+
+/** Before the owner approves the member's message and enables claiming, the claim button is there but locked. */
+function LockedClaimButton({ gig }: { gig: Gig }) {
+  const service = gig.gigType === "service_offering";
+  return (
+    <div className="flex flex-col gap-1">
+      <Button disabled className="sm:self-start">
+        <LockIcon />
+        {service ? `Hire for ${formatSats(gig.totalCharge ?? gig.payment)}` : "Claim Gig"}
+      </Button>
+      <p className="text-xs text-stone-500">
+        Available once {service ? "the worker" : "the hirer"} approves your interest message and enables claiming.
+      </p>
     </div>
   );
 }
 
-const claimLabel = (gig: Gig) => (gig.gigType === "service_offering" ? "Hire" : "Claim Gig");
-
-/** Claiming needs login (SPEC.md §5): a visitor is told so and offered the login dialog. */
-function VisitorClaim({ gig }: { gig: Gig }) {
-  const { toast } = useToast();
-  const { openLogin } = useLoginDialog();
-  return (
-    <Notice tone="info">
-      <span>Log in to send an interest message and claim this gig.</span>
-      <Button
-        size="sm"
-        onClick={() => {
-          toast({ title: "Login Required", description: "Please login to claim gigs.", variant: "destructive" });
-          openLogin();
-        }}
-      >
-        {claimLabel(gig)}
-      </Button>
-    </Notice>
-  );
-}
-
-/** Claim (job) or hire (service offering): enabled once the owner approved my message and enabled claiming. */
-function ClaimButton({ gig, enabled }: { gig: Gig; enabled: boolean }) {
+/** Claim (job) or hire (service offering): the next step once the owner approved my message and enabled claiming. */
+function ClaimButton({ gig, label }: { gig: Gig; label: string }) {
   const { toast } = useToast();
   const { openPayment, openDetails } = useGigDialogs();
   const lightningAddressRequired = useLightningAddressRequired("claiming");
@@ -166,13 +267,22 @@ function ClaimButton({ gig, enabled }: { gig: Gig; enabled: boolean }) {
       },
     });
   return (
-    <div className="flex flex-col gap-1">
-      <Button onClick={run} disabled={!enabled || claim.isPending} className="sm:self-start">
-        {!enabled && <LockIcon />}
-        {claim.isPending ? "Claiming..." : gig.gigType === "service_offering" ? `Hire for ${formatSats(gig.totalCharge ?? gig.payment)}` : claimLabel(gig)}
-      </Button>
-      {!enabled && <p className="text-xs text-stone-500">Available once the owner approves your interest message and enables claiming.</p>}
-    </div>
+    <Button className={STEP_BUTTON_CLASS} onClick={run} disabled={claim.isPending}>
+      {claim.isPending ? "Claiming..." : label}
+    </Button>
+  );
+}
+
+function PayInvoiceButton({ gig, label }: { gig: Gig; label: string }) {
+  const { openPayment } = useGigDialogs();
+  return (
+    <Button
+      className={STEP_BUTTON_CLASS}
+      onClick={() => openPayment({ gigId: gig.id, paymentRequest: gig.paymentRequest!, payment: gig.payment, totalCharge: gig.totalCharge ?? gig.payment })}
+    >
+      <BoltIcon />
+      {label}
+    </Button>
   );
 }
 
@@ -181,24 +291,18 @@ function StartWorkButton({ gig }: { gig: Gig }) {
   const fail = useFailureToast();
   const start = useGigMutation(() => gigApi.startWork(gig.id));
   return (
-    <Notice tone="info">
-      <span>
-        {gig.gigType === "service_offering" ? "You were hired and the escrow is funded." : "You claimed this gig."} Start when you are ready; the
-        hirer is told.
-      </span>
-      <Button
-        size="sm"
-        disabled={start.isPending}
-        onClick={() =>
-          start.mutate(undefined, {
-            onSuccess: () => toast({ title: "Work Started", description: "Submit your work before the deadline." }),
-            onError: fail("Failed to Start Work"),
-          })
-        }
-      >
-        {start.isPending ? "Starting..." : "Start Work"}
-      </Button>
-    </Notice>
+    <Button
+      className={STEP_BUTTON_CLASS}
+      disabled={start.isPending}
+      onClick={() =>
+        start.mutate(undefined, {
+          onSuccess: () => toast({ title: "Work Started", description: "Submit your work before the deadline." }),
+          onError: fail("Failed to Start Work"),
+        })
+      }
+    >
+      {start.isPending ? "Starting..." : "Start Work"}
+    </Button>
   );
 }
 
@@ -253,7 +357,7 @@ function ApproveButton({ gig, onApproved }: { gig: Gig; onApproved: () => void }
   const { refreshUser } = useAuth();
   const approve = useGigMutation(() => gigApi.approve(gig.id));
   return (
-    <Notice tone="info">
+    <Notice>
       <span>Happy with the work? Approving releases {formatSats(workerPayout(gig.payment))} to the worker.</span>
       <Button
         size="sm"
@@ -383,25 +487,36 @@ function DisputePanel({ gig }: { gig: Gig }) {
   );
 }
 
-export function CancelGigButton({ gig, isHirer, onCancelled }: { gig: Gig; isHirer: boolean; onCancelled?: () => void }) {
+/**
+ * Cancel Gig (SPEC.md §6). A worker backing out of a gig they claimed (or were hired for) withdraws: the same
+ * cancellation, said in their words. The hirer of a service offering who has not paid withdraws the hire.
+ */
+export function CancelGigButton({ gig, onCancelled }: { gig: Gig; onCancelled?: () => void }) {
+  const { user } = useAuth();
   const { toast } = useToast();
   const fail = useFailureToast();
   const [confirming, setConfirming] = useState(false);
   const cancel = useGigMutation(() => gigApi.cancel(gig.id));
+  const { isHirer, isWorker } = gigPermissions(gig, user?.id);
   // The hirer of a service offering who has not paid withdraws the hire: the worker's offer opens again.
-  const withdrawing = isHirer && gig.gigType === "service_offering" && gig.status === "pending_payment";
+  const withdrawingHire = isHirer && gig.gigType === "service_offering" && gig.status === "pending_payment";
+  // The worker of a claimed gig withdraws from it: the gig is cancelled and a funded escrow goes back to the hirer.
+  const workerWithdrawing = isWorker && !isHirer && gig.status === "claimed";
+  const escrow = formatSats(gig.totalCharge ?? gig.payment);
   const run = () =>
     cancel.mutate(undefined, {
       onSuccess: (answer) => {
         setConfirming(false);
         const amount = answer?.refund?.amount;
-        if (withdrawing) toast({ title: "Hire Withdrawn", description: "Nothing was charged. The offer is open to others again." });
+        if (withdrawingHire) toast({ title: "Hire Withdrawn", description: "Nothing was charged. The offer is open to others again." });
         else
           toast({
             title: "Gig Cancelled",
             description: amount
               ? `Refunded: ${formatSats(amount)} ${isHirer ? "are being sent to your" : "are being sent to the hirer's"} Lightning address.`
-              : "The gig is no longer active.",
+              : workerWithdrawing
+                ? "You withdrew from the gig."
+                : "The gig is no longer active.",
           });
         onCancelled?.();
       },
@@ -411,23 +526,39 @@ export function CancelGigButton({ gig, isHirer, onCancelled }: { gig: Gig; isHir
     return (
       <Button variant="ghost" className="text-red-700! hover:bg-red-50!" onClick={() => setConfirming(true)}>
         <TrashIcon />
-        Cancel Gig
+        {workerWithdrawing ? "Withdraw" : "Cancel Gig"}
       </Button>
     );
   }
+  const question = withdrawingHire
+    ? "Withdraw your hire? Nothing has been charged, and the offer opens to others again."
+    : workerWithdrawing
+      ? `Withdraw from this gig? It is cancelled${gig.escrowStatus === "funded" ? ` and the escrow (${escrow}) is refunded to the hirer` : ""}. You are not paid for it.`
+      : `Cancel this gig?${gig.escrowStatus === "funded" ? ` The escrow (${escrow}) is refunded to the hirer.` : ""}`;
   return (
-    <div role="group" aria-label="Confirm cancellation" className="flex w-full flex-wrap items-center gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-      <span className="flex-1">
-        {withdrawing
-          ? "Withdraw your hire? Nothing has been charged, and the offer opens to others again."
-          : `Cancel this gig?${gig.escrowStatus === "funded" ? ` The escrow (${formatSats(gig.totalCharge ?? gig.payment)}) is refunded to the hirer.` : ""}`}
-      </span>
+    <div
+      role="group"
+      aria-label={withdrawingHire || workerWithdrawing ? "Confirm withdrawal" : "Confirm cancellation"}
+      className="flex w-full flex-wrap items-center gap-2 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
+    >
+      {/* The question takes a line of its own on a phone; beside the buttons it would be a narrow column. */}
+      <span className="basis-full sm:flex-1 sm:basis-0">{question}</span>
       {/* The buttons say what happens: a hirer withdrawing an unpaid hire keeps or withdraws the hire, not the gig. */}
       <Button size="sm" variant="outline" onClick={() => setConfirming(false)} disabled={cancel.isPending}>
-        {withdrawing ? "Keep my hire" : "Keep Gig"}
+        {withdrawingHire ? "Keep my hire" : "Keep Gig"}
       </Button>
       <Button size="sm" variant="destructive" onClick={run} disabled={cancel.isPending}>
-        {withdrawing ? (cancel.isPending ? "Withdrawing..." : "Withdraw hire") : cancel.isPending ? "Cancelling..." : "Yes, Cancel Gig"}
+        {withdrawingHire
+          ? cancel.isPending
+            ? "Withdrawing..."
+            : "Withdraw hire"
+          : workerWithdrawing
+            ? cancel.isPending
+              ? "Withdrawing..."
+              : "Yes, Withdraw"
+            : cancel.isPending
+              ? "Cancelling..."
+              : "Yes, Cancel Gig"}
       </Button>
     </div>
   );

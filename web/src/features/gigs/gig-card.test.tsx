@@ -37,11 +37,11 @@ describe("gig card", () => {
     // 2 days 6 hours left, rounded up.
     expect(card).toHaveTextContent("3 days left");
     expect(within(card).getByRole("link", { name: /Paula/ })).toHaveAttribute("href", "/user/npub1paula");
-    expect(card).toHaveTextContent("4/75%");
+    expect(card).toHaveTextContent("4 gigs · 75% successful");
     expect(card).toHaveTextContent("Available");
   });
 
-  it("shows the timeframe without a deadline, hours for a young gig, and N/A for a poster with no completed gigs", () => {
+  it("shows the timeframe without a deadline, hours for a young gig, and a poster with no completed gigs as such", () => {
     mockApi({});
     const gig = makeGig({
       timeframe: 5,
@@ -52,8 +52,9 @@ describe("gig card", () => {
     const { card } = renderCard(gig);
     expect(card).toHaveTextContent("5 days left");
     expect(card).toHaveTextContent("5 hours ago");
-    expect(card).toHaveTextContent("N/A");
+    expect(card).toHaveTextContent("No completed gigs yet");
     expect(card).not.toHaveTextContent("100%");
+    expect(card).not.toHaveTextContent("N/A");
   });
 
   it("shows a disputed gig as Under Review and an unknown status as raw text", () => {
@@ -96,6 +97,36 @@ describe("gig card", () => {
     mockApi({});
     const { card } = renderCard(makeGig({ status: "completed" }));
     expect(card.className).toContain("opacity-60");
+  });
+
+  it("shows the amount in the reader's terms: the worker receives, the hirer pays, anyone else sees the payment", () => {
+    mockApi({});
+    const gig = makeGig({ payment: 10_000, status: "claimed", posterId: "hana", hirerId: "hana", workerId: "wes" });
+    const { unmount } = renderCard(gig, "wes");
+    expect(screen.getByTestId("gig-card")).toHaveTextContent("You receive 9,750 sats");
+    unmount();
+    const asHirer = renderCard(gig, "hana");
+    expect(screen.getByTestId("gig-card")).toHaveTextContent("You pay 10,250 sats");
+    asHirer.unmount();
+    const asVisitor = renderCard(makeGig({ payment: 10_000 }));
+    expect(screen.getByTestId("gig-card")).toHaveTextContent("10,000 sats");
+    expect(screen.getByTestId("gig-card")).not.toHaveTextContent(/You (pay|receive)/);
+    asVisitor.unmount();
+    // A service offering's owner is its worker; whoever hires it pays.
+    const offer = makeGig({ gigType: "service_offering", payment: 8_000, status: "in_progress", posterId: "wes", workerId: "wes", hirerId: "hugo" });
+    const asOwner = renderCard(offer, "wes");
+    expect(screen.getByTestId("gig-card")).toHaveTextContent("You receive 7,800 sats");
+    asOwner.unmount();
+    renderCard(offer, "hugo");
+    expect(screen.getByTestId("gig-card")).toHaveTextContent("You pay 8,200 sats");
+  });
+
+  it("takes a visitor who wants to report a gig to the login dialog, saying why", async () => {
+    mockApi({});
+    renderCard(makeGig({ posterId: "someone" }));
+    await userEvent.setup().click(screen.getByRole("button", { name: /Report Gig/ }));
+    const login = await screen.findByRole("dialog", { name: "Login with Nostr" }, { timeout: 5000 });
+    expect(login).toHaveTextContent("Log in to report this gig.");
   });
 
   it("opens the gig when clicked", async () => {

@@ -3,11 +3,13 @@
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge } from "../../components/ui/badge";
-import { AlertIcon, StarIcon } from "../../components/ui/icons";
+import { AlertIcon } from "../../components/ui/icons";
+import { trackRecordText } from "../../../../domain/reputation";
 import { cn } from "../../lib/cn";
 import { daysRemaining, formatSats, shortId, shorten, timeAgo } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
 import { useLoginDialog } from "../auth/login-dialog-context";
+import { amountFor } from "./gig-roles";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import { ownerIdOf, type Gig } from "./types";
 
@@ -33,10 +35,12 @@ export function isClaimedBy(gig: Gig, userId: string | null | undefined): boolea
   return !!userId && gig.workerId === userId && ownerIdOf(gig) !== userId;
 }
 
-/** completedGigs/successRate%, or N/A when the poster has completed none (SPEC.md §2). */
+/**
+ * The poster's track record (SPEC.md §2 poster reputation: completed gigs and success rate), said the same
+ * way as everywhere else (issue 26): "3 gigs · 100% successful", or "No completed gigs yet".
+ */
 export function posterReputation(poster: Gig["poster"]): string {
-  if (!poster || !(poster.completedGigs > 0)) return "N/A";
-  return `${poster.completedGigs}/${poster.successRate}%`;
+  return trackRecordText(poster?.completedGigs ?? 0, poster?.successRate ?? 100);
 }
 
 export function GigCard({
@@ -61,6 +65,7 @@ export function GigCard({
   const poster = gig.poster;
   const posterName = poster ? poster.displayName || shorten(poster.username, true) : null;
   const reputation = posterReputation(poster);
+  const amount = amountFor(gig, user?.id);
 
   return (
     <article
@@ -122,36 +127,37 @@ export function GigCard({
       )}
 
       <div className="mt-auto flex flex-wrap items-baseline justify-between gap-2">
-        <span className="text-lg font-bold text-brand-700">{formatSats(gig.payment)}</span>
+        {/* In the reader's terms: what the worker receives, what the hirer pays, else the payment (issue 26). */}
+        <span className="text-lg font-bold text-brand-700">
+          {amount.lead && <span className="text-sm font-medium text-stone-600">{amount.lead} </span>}
+          {formatSats(amount.amount)}
+        </span>
         <span className="text-sm text-stone-500">
           {left} {left === 1 ? "day" : "days"} left
         </span>
       </div>
 
       <div className="flex items-center justify-between gap-2 border-t border-stone-100 pt-3 text-sm">
-        <div className="flex min-w-0 items-center gap-2">
+        {/* The name over its track record: side by side, a phone's card would cut the name short. */}
+        <div className="flex min-w-0 flex-col">
           {poster && (
             <Link
               to={`/user/${encodeURIComponent(poster.username)}`}
-              className="relative z-10 min-w-0 truncate font-medium text-stone-700 hover:text-brand-700 hover:underline"
+              className="relative z-10 max-w-full min-w-0 self-start truncate font-medium text-stone-700 hover:text-brand-700 hover:underline"
             >
               <span className="sr-only">Posted by </span>
               {posterName}
             </Link>
           )}
-          <span
-            className="relative z-10 inline-flex shrink-0 items-center gap-1 text-xs text-stone-500"
-            title="Completed gigs / success rate"
-          >
-            <StarIcon size={12} className={reputation === "N/A" ? "text-stone-300" : "text-amber-500"} />
-            <span className="sr-only">Reputation </span>
+          <span className="relative z-10 text-xs text-stone-500">
+            <span className="sr-only">Track record: </span>
             {reputation}
           </span>
         </div>
         {!isOwner && (
           <button
             type="button"
-            onClick={() => (user ? setReportOpen(true) : openLogin())}
+            onClick={() => (user ? setReportOpen(true) : openLogin("Log in to report this gig."))}
             className="relative z-10 inline-flex shrink-0 cursor-pointer items-center gap-1 rounded-md px-1.5 py-1 text-xs text-stone-500 hover:bg-red-50 hover:text-red-700"
           >
             <AlertIcon size={12} />

@@ -74,11 +74,16 @@ describe("gig details modal", () => {
     expect(await findToast("Gig ID copied to clipboard")).toBeInTheDocument();
   });
 
-  it("tells a visitor to log in to claim", async () => {
+  it("takes a visitor's Claim Gig to the login dialog, saying why; the spec's Login Required toast is a plain notice", async () => {
     const { dialog, user, api } = await renderDetails(job());
-    await user.click(within(dialog).getByRole("button", { name: "Claim Gig" }));
+    const next = within(dialog).getByRole("region", { name: "Next step" });
+    expect(next).toHaveTextContent("Log in to send an interest message and claim this gig.");
+    await user.click(within(next).getByRole("button", { name: "Claim Gig" }));
+    const login = await screen.findByRole("dialog", { name: "Login with Nostr" }, { timeout: 5000 });
+    expect(login).toHaveTextContent("Log in to claim this gig.");
     expect(await findToast("Login Required")).toBeInTheDocument();
     expect(await findToast("Please login to claim gigs.")).toBeInTheDocument();
+    expect((await findToast("Login Required")).closest("li")!.className).not.toContain("bg-red-600");
     expect(api.callsTo("POST", "/api/gigs/gig-1/claim")).toHaveLength(0);
   });
 
@@ -167,16 +172,35 @@ describe("gig details modal", () => {
     expect(await findToast("The gig changed")).toBeInTheDocument();
   });
 
-  it("lets the claiming worker start work, chat and cancel", async () => {
+  it("lets the claiming worker start work from the next step, chat, and withdraw", async () => {
     const claimed = job({ status: "claimed", workerId: "worker", deadline: new Date(Date.now() + 2 * 86_400_000 + 3_600_000 * 5.5).toISOString() });
     const { dialog, user, api } = await renderDetails(claimed, "worker", { "POST /api/gigs/gig-1/start-work": () => ({ success: true }) });
     expect(dialog).toHaveTextContent(/2d 5h/);
     expect(within(dialog).getByRole("button", { name: "Open Chat" })).toBeInTheDocument();
-    expect(within(dialog).getByRole("button", { name: "Cancel Gig" })).toBeInTheDocument();
+    // A worker backing out of a gig they claimed withdraws; "Cancel Gig" is the hirer's.
+    expect(within(dialog).getByRole("button", { name: "Withdraw" })).toBeInTheDocument();
+    expect(within(dialog).queryByRole("button", { name: "Cancel Gig" })).not.toBeInTheDocument();
     expect(within(dialog).queryByRole("button", { name: "Manage" })).not.toBeInTheDocument();
-    await user.click(within(dialog).getByRole("button", { name: "Start Work" }));
+    const next = within(dialog).getByRole("region", { name: "Next step" });
+    expect(next).toHaveTextContent("Start work");
+    expect(next).toHaveTextContent("You claimed this gig. Start when you are ready; the hirer is told.");
+    expect(within(dialog).getAllByRole("button", { name: "Start Work" })).toHaveLength(1);
+    await user.click(within(next).getByRole("button", { name: "Start Work" }));
     expect(await findToast("Work Started")).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/gigs/gig-1/start-work")).toHaveLength(1);
+  });
+
+  it("asks a worker who withdraws to confirm in those words, and says what happens to the escrow", async () => {
+    const claimed = job({ status: "claimed", workerId: "worker" });
+    const { dialog, user, api } = await renderDetails(claimed, "worker", { "POST /api/gigs/gig-1/cancel": () => ({ success: true, refund: { amount: 10_250 } }) });
+    await user.click(within(dialog).getByRole("button", { name: "Withdraw" }));
+    const confirm = within(dialog).getByRole("group", { name: "Confirm withdrawal" });
+    expect(confirm).toHaveTextContent("Withdraw from this gig? It is cancelled and the escrow (10,250 sats) is refunded to the hirer. You are not paid for it.");
+    expect(confirm).not.toHaveTextContent(/Cancel this gig/);
+    await user.click(within(confirm).getByRole("button", { name: "Yes, Withdraw" }));
+    expect(await findToast("Gig Cancelled")).toBeInTheDocument();
+    expect(await findToast(/Refunded: 10,250 sats are being sent to the hirer's Lightning address/)).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/cancel")).toHaveLength(1);
   });
 
   it("shows nothing to do to a member who is not a party of a gig in progress", async () => {
@@ -303,5 +327,129 @@ describe("gig details modal", () => {
     );
     expect(await screen.findByRole("dialog", { name: "Gig not found" })).toBeInTheDocument();
     expect(screen.queryByText("Remembered gig")).not.toBeInTheDocument();
+  });
+});
+
+describe("the next step under the gig's title", () => {
+  const nextStepOf = (dialog: HTMLElement) => within(dialog).getByRole("region", { name: "Next step" });
+
+  it("tells the hirer who wants the gig, and Review takes them to the interest messages", async () => {
+    const wes = makeInterest({ id: "m-1", senderId: "wes", sender: { username: "npub1wes", displayName: "Wes Worker", profilePicture: null } });
+    const { dialog, user } = await renderDetails(job(), "hirer", {}, [wes]);
+    const next = await within(dialog).findByRole("region", { name: "Next step" });
+    expect(next).toHaveTextContent("Wes Worker wants this gig");
+    await user.click(within(next).getByRole("button", { name: "Review" }));
+    expect(within(dialog).getByRole("button", { name: "Approve Wes Worker" })).toHaveFocus();
+  });
+
+  it("says it is waiting for interest while nobody has written", async () => {
+    const { dialog } = await renderDetails(job(), "hirer");
+    expect(await within(dialog).findByText("Waiting for workers to send an interest message.")).toBeInTheDocument();
+    expect(dialog).toHaveTextContent("Next step: Waiting for workers to send an interest message.");
+    expect(within(dialog).queryByRole("region", { name: "Next step" })).not.toBeInTheDocument();
+  });
+
+  it("asks the hirer to fund the escrow of a gig awaiting payment, opening the invoice", async () => {
+    const unpaid = job({ status: "pending_payment", escrowStatus: "pending", paymentRequest: "lnbcrt1devinvoice" });
+    const { dialog, user } = await renderDetails(unpaid, "hirer");
+    const next = nextStepOf(dialog);
+    expect(next).toHaveTextContent("Fund the escrow");
+    await user.click(within(next).getByRole("button", { name: "Pay Invoice" }));
+    expect(await screen.findByRole("dialog", { name: /Fund Escrow/ })).toBeInTheDocument();
+  });
+
+  it("sends the worker of a gig in progress to the submission form", async () => {
+    const { dialog, user } = await renderDetails(job({ status: "in_progress", workerId: "worker" }), "worker");
+    const next = nextStepOf(dialog);
+    expect(next).toHaveTextContent("Submit your work");
+    await user.click(within(next).getByRole("button", { name: "Describe your work" }));
+    expect(within(dialog).getByLabelText("Submit your work")).toHaveFocus();
+  });
+
+  it("says Revise and resubmit to a worker asked for changes", async () => {
+    const { dialog } = await renderDetails(job({ status: "needs_revision", workerId: "worker", revisionNote: "Add the menu page." }), "worker");
+    expect(nextStepOf(dialog)).toHaveTextContent("Revise and resubmit");
+    expect(within(nextStepOf(dialog)).getByRole("button", { name: "Describe your work" })).toBeInTheDocument();
+  });
+
+  it("asks the hirer to review the delivery, with what the worker receives, and takes them to Approve", async () => {
+    const submitted = job({ status: "work_submitted", workerId: "worker", workSubmission: "Done: bakery.example" });
+    const { dialog, user } = await renderDetails(submitted, "hirer");
+    const next = nextStepOf(dialog);
+    expect(next).toHaveTextContent("Review the delivery");
+    expect(next).toHaveTextContent("Approve it to release 9,750 sats to the worker, or ask for a revision.");
+    await user.click(within(next).getByRole("button", { name: "Review" }));
+    expect(within(dialog).getByRole("button", { name: /Approve & Release Payment/ })).toHaveFocus();
+  });
+
+  it("is a quiet line when the next move is the other party's", async () => {
+    const { dialog } = await renderDetails(job({ status: "work_submitted", workerId: "worker" }), "worker");
+    expect(dialog).toHaveTextContent("Next step: Waiting for the hirer to review your work.");
+    expect(within(dialog).queryByRole("region", { name: "Next step" })).not.toBeInTheDocument();
+  });
+
+  it("tells a member whose message is still pending that the hirer has not answered (never 'the owner')", async () => {
+    const mine = makeInterest({ senderId: "member" });
+    const { dialog } = await renderDetails(job(), "member", {}, [mine]);
+    expect(await within(dialog).findByText("The hirer has not answered yet.")).toBeInTheDocument();
+    expect(dialog).toHaveTextContent("Next step: Waiting for the hirer to answer your interest message.");
+    expect(dialog).toHaveTextContent("Available once the hirer approves your interest message and enables claiming.");
+    expect(dialog).not.toHaveTextContent(/owner/i);
+  });
+
+  it("speaks of the worker as the one who answers on a service offering", async () => {
+    const offer = makeGig({ id: "gig-s", title: "Logo design", gigType: "service_offering", posterId: "worker", workerId: "worker", hirerId: null, escrowStatus: "pending" });
+    const mine = makeInterest({ gigId: "gig-s", senderId: "member" });
+    const { dialog } = await renderDetails(offer, "member", {}, [mine]);
+    expect(await within(dialog).findByText("The worker has not answered yet.")).toBeInTheDocument();
+    expect(dialog).toHaveTextContent("Available once the worker approves your interest message and enables claiming.");
+    expect(dialog).not.toHaveTextContent(/owner/i);
+  });
+});
+
+describe("money in each party's terms in the gig details", () => {
+  const payment = (dialog: HTMLElement) => within(dialog).getByText("Payment").closest("div")!;
+
+  it("the worker reads what they receive, the hirer what they pay, a visitor the payment", async () => {
+    const claimed = job({ status: "claimed", workerId: "worker", payment: 10_000 });
+    const asWorker = await renderDetails(claimed, "worker");
+    expect(payment(asWorker.dialog)).toHaveTextContent("You receive 9,750 sats");
+  });
+
+  it("the hirer reads what they pay", async () => {
+    const { dialog } = await renderDetails(job({ status: "claimed", workerId: "worker", payment: 10_000 }), "hirer");
+    expect(payment(dialog)).toHaveTextContent("You pay 10,250 sats");
+  });
+
+  it("a visitor reads the payment itself", async () => {
+    const { dialog } = await renderDetails(job({ payment: 10_000 }));
+    expect(payment(dialog)).toHaveTextContent("10,000 sats");
+    expect(payment(dialog)).not.toHaveTextContent(/You (pay|receive)/);
+  });
+});
+
+describe("a cancelled gig", () => {
+  it("whose escrow was never funded no longer explains how it will be funded, and offers its hirer Post again", async () => {
+    const expired = job({ status: "cancelled", escrowStatus: "pending" });
+    const { dialog } = await renderDetails(expired, "hirer");
+    expect(dialog).toHaveTextContent("This gig was cancelled.");
+    expect(dialog).toHaveTextContent("Never funded, so no sats were taken.");
+    expect(dialog).not.toHaveTextContent(/pays .* into escrow/);
+    const next = within(dialog).getByRole("region", { name: "Next step" });
+    expect(next).toHaveTextContent("This gig was cancelled before its escrow was funded.");
+    expect(within(next).getByRole("button", { name: "Post again" })).toBeInTheDocument();
+    // Nobody pays anything for it any more: the payment as it was.
+    expect(within(dialog).getByText("Payment").closest("div")).toHaveTextContent(/^Payment10,000 sats$/);
+  });
+
+  it("offers nobody else Post again", async () => {
+    const { dialog } = await renderDetails(job({ status: "cancelled", escrowStatus: "pending" }), "stranger");
+    expect(within(dialog).queryByRole("button", { name: "Post again" })).not.toBeInTheDocument();
+  });
+
+  it("that was refunded says so", async () => {
+    const { dialog } = await renderDetails(job({ status: "cancelled", escrowStatus: "refunded" }), "hirer");
+    expect(dialog).toHaveTextContent("The escrow (10,250 sats) was refunded to the hirer.");
+    expect(within(dialog).queryByRole("button", { name: "Post again" })).not.toBeInTheDocument();
   });
 });

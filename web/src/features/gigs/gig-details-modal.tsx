@@ -1,6 +1,7 @@
 // The gig details modal (SPEC.md §2): title, copyable gig ID, poster, status, payment, timeframe, posted
 // date, description, category, escrow notice, deadline, time remaining, the progress stepper, and the
-// actions of the member's role (gig-actions.tsx).
+// actions of the member's role (gig-actions.tsx). Right under the title, the reader's next step (issue 26);
+// on a phone the dialog fills the screen and each fact takes one line.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
@@ -16,8 +17,8 @@ import { useAuth } from "../auth/auth-context";
 import { LoginButton } from "../auth/login-required-card";
 import { AttachmentList } from "../files/attachment-list";
 import { useGigAttachments } from "../files/use-gig-attachments";
-import { GigActions } from "./gig-actions";
-import { gigPermissions } from "./gig-roles";
+import { GigActions, NextStepBanner } from "./gig-actions";
+import { amountFor, gigPermissions } from "./gig-roles";
 import { posterReputation } from "./gig-card";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import { useGig } from "./use-gigs";
@@ -30,7 +31,7 @@ export function GigDetailsModal({ gigId, open, onOpenChange }: { gigId: string; 
   const gone = gig.isError && gig.error instanceof ApiError && gig.error.status === 404;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-2xl" aria-describedby={undefined}>
+      <DialogContent phoneFullScreen className="sm:max-w-2xl" aria-describedby={undefined}>
         {gig.data && !gone ? (
           <GigDetails gig={gig.data} />
         ) : gig.isError ? (
@@ -121,6 +122,8 @@ function escrowNotice(gig: Gig): string {
     case "refunded":
       return `The escrow (${total}) was refunded to the hirer.`;
     default:
+      // Funding is behind a cancelled gig, not ahead of it: it never happened.
+      if (gig.status === "cancelled") return "Never funded, so no sats were taken.";
       return gig.gigType === "service_offering"
         ? `A hirer pays ${total} into escrow when hiring. The worker is paid from it once the work is approved.`
         : `The hirer pays ${total} into escrow before the gig opens. The worker is paid from it once the work is approved.`;
@@ -134,12 +137,29 @@ function remainingText(gig: Gig): string {
   return timeRemaining(gig.status, gig.deadline);
 }
 
+/** One fact of the gig: a line of its own on a phone (label left, value right), a small box from `sm` up. */
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="flex flex-col gap-0.5 rounded-lg bg-stone-50 px-3 py-2">
-      <dt className="text-xs text-stone-500">{label}</dt>
-      <dd className="text-sm font-medium break-words text-stone-900">{children}</dd>
+    <div className="flex items-baseline justify-between gap-3 rounded-lg bg-stone-50 px-3 py-1.5 sm:flex-col sm:items-stretch sm:justify-start sm:gap-0.5 sm:py-2">
+      <dt className="shrink-0 text-xs text-stone-600">{label}</dt>
+      <dd className="min-w-0 text-right text-sm font-medium break-words text-stone-900 sm:text-left">{children}</dd>
     </div>
+  );
+}
+
+/** The payment in the reader's terms, with how it comes from the gig's payment (from `sm` up). */
+function PaymentFact({ gig }: { gig: Gig }) {
+  const { user } = useAuth();
+  const amount = amountFor(gig, user?.id);
+  return (
+    <Fact label="Payment">
+      <span className="text-brand-800">{amount.text}</span>
+      {amount.terms !== "payment" && (
+        <span className="hidden text-xs font-normal text-stone-600 sm:block">
+          {formatSats(gig.payment)} {amount.terms === "pay" ? "+" : "−"} 2.5% fee
+        </span>
+      )}
+    </Fact>
   );
 }
 
@@ -171,23 +191,24 @@ function GigDetails({ gig }: { gig: Gig }) {
         {poster && (
           <div className="flex items-center gap-2 text-sm text-stone-600">
             <UserAvatar user={poster} size="xs" />
-            <span>
-              Posted by{" "}
-              <Link to={`/user/${encodeURIComponent(poster.username)}`} className="font-medium text-stone-900 hover:text-brand-700 hover:underline">
-                {posterName}
-              </Link>
-            </span>
-            <span className="text-xs text-stone-500" title="Completed gigs / success rate">
-              ({posterReputation(poster)})
-            </span>
+            {/* The poster's track record under their name, as on the gig cards. */}
+            <div className="flex min-w-0 flex-col">
+              <span className="break-words">
+                Posted by{" "}
+                <Link to={`/user/${encodeURIComponent(poster.username)}`} className="font-medium text-stone-900 hover:text-brand-700 hover:underline">
+                  {posterName}
+                </Link>
+              </span>
+              <span className="text-xs text-stone-500">{posterReputation(poster)}</span>
+            </div>
           </div>
         )}
       </div>
 
-      <dl className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-        <Fact label="Payment">
-          <span className="text-brand-800">{formatSats(gig.payment)}</span>
-        </Fact>
+      <NextStepBanner gig={gig} />
+
+      <dl className="grid grid-cols-1 gap-1.5 sm:grid-cols-3 sm:gap-2">
+        <PaymentFact gig={gig} />
         <Fact label="Timeframe">
           {gig.timeframe} {gig.timeframe === 1 ? "day" : "days"}
         </Fact>

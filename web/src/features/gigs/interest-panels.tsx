@@ -1,5 +1,6 @@
 // Interest (pre-claim) messages (SPEC.md §2 Gig details modal, §4): a member writes once to say why they
-// want the gig; the owner approves or rejects, then enables claiming for an approved one.
+// want the gig; its owner (the hirer of a job, the worker of a service offering) approves or rejects, then
+// enables claiming for an approved one.
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
@@ -12,7 +13,7 @@ import { useToast } from "../../components/ui/toast";
 import { errorText } from "../../lib/api";
 import { shorten, timeAgo } from "../../lib/format";
 import { gigApi, useGigMutation, type InterestDecision } from "./gig-api";
-import type { InterestMessage } from "./types";
+import type { Gig, InterestMessage } from "./types";
 
 const STATUS_BADGE: Record<string, { label: string; variant: "warning" | "success" | "danger" }> = {
   pending: { label: "Pending review", variant: "warning" },
@@ -25,9 +26,15 @@ export function InterestStatusBadge({ message }: { message: InterestMessage }) {
   return <Badge variant={s.variant}>{s.label}</Badge>;
 }
 
+/** Who answers a member's interest message: the gig's owner, the hirer of a job or the worker of a service offering. */
+const ownerWord = (gig: Pick<Gig, "gigType">) => (gig.gigType === "service_offering" ? "the worker" : "the hirer");
+
 /** A member's own interest message: the form to send one, or the one sent and where it stands. */
-export function MyInterestPanel({ gigId, mine, loading }: { gigId: string; mine: InterestMessage | undefined; loading: boolean }) {
+export function MyInterestPanel({ gig, mine, loading }: { gig: Pick<Gig, "id" | "gigType">; mine: InterestMessage | undefined; loading: boolean }) {
   const id = useId();
+  const gigId = gig.id;
+  const owner = ownerWord(gig);
+  const Owner = owner.charAt(0).toUpperCase() + owner.slice(1);
   const { toast } = useToast();
   const [message, setMessage] = useState("");
   const send = useGigMutation((text: string) => gigApi.sendInterest(gigId, text));
@@ -45,9 +52,9 @@ export function MyInterestPanel({ gigId, mine, loading }: { gigId: string; mine:
         </div>
         <p className="text-sm break-words whitespace-pre-wrap text-stone-700">{mine.message}</p>
         <p className="text-xs text-stone-500">
-          {mine.status === "pending" && "The owner has not answered yet."}
-          {mine.status === "rejected" && "The owner chose someone else for this gig."}
-          {mine.status === "approved" && (mine.claimEnabled ? "Claiming is enabled for you." : "Approved. Waiting for the owner to enable claiming.")}
+          {mine.status === "pending" && `${Owner} has not answered yet.`}
+          {mine.status === "rejected" && `${Owner} chose someone else for this gig.`}
+          {mine.status === "approved" && (mine.claimEnabled ? "Claiming is enabled for you." : `Approved. Waiting for ${owner} to enable claiming.`)}
         </p>
       </section>
     );
@@ -63,7 +70,7 @@ export function MyInterestPanel({ gigId, mine, loading }: { gigId: string; mine:
     send.mutate(text, {
       onSuccess: () => {
         setMessage("");
-        toast({ title: "Interest Sent!", description: "The owner will review your message." });
+        toast({ title: "Interest Sent!", description: `${Owner} will review your message.` });
       },
       onError: (err) => toast({ title: "Failed to Send Message", description: errorText(err), variant: "destructive" }),
     });
@@ -73,7 +80,9 @@ export function MyInterestPanel({ gigId, mine, loading }: { gigId: string; mine:
     <form onSubmit={submit} className="flex flex-col gap-2 rounded-lg border border-stone-200 p-3">
       <Label htmlFor={`${id}-interest`}>Express interest</Label>
       <p id={`${id}-interest-hint`} className="text-xs text-stone-500">
-        Tell the owner why you are a good fit. Once they approve and enable claiming, you can claim the gig. You can send one message.
+        {gig.gigType === "service_offering"
+          ? "Tell the worker what you need. Once they approve and enable hiring, you can hire them. You can send one message."
+          : "Tell the hirer why you are a good fit. Once they approve and enable claiming, you can claim the gig. You can send one message."}
       </p>
       <Textarea
         id={`${id}-interest`}
@@ -97,7 +106,7 @@ const DECISION_TOASTS: Record<InterestDecision, { ok: string; okText: string; fa
   "enable-claim": { ok: "Claim Enabled", okText: "They can now claim this gig.", fail: "Failed to Enable Claim" },
 };
 
-/** The owner's review of every interest message on an open gig. */
+/** The owner's review of every interest message on an open gig (the hirer of a job, the worker of an offering). */
 export function InterestReviewPanel({ messages, loading }: { messages: InterestMessage[]; loading: boolean }) {
   const id = useId();
   const { toast } = useToast();

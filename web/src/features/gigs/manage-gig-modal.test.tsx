@@ -62,4 +62,14 @@ describe("gig management modal", () => {
     expect(await findToast("Nothing was charged. The offer is open to others again.")).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/gigs/g-3/cancel")).toHaveLength(1);
   });
+
+  it("lets the worker of a claimed gig withdraw, in those words", async () => {
+    const claimed = makeGig({ id: "g-4", status: "claimed", posterId: "h-1", hirerId: "h-1", workerId: "me" });
+    const { user } = renderManage(claimed);
+    const dialog = await screen.findByRole("dialog", { name: "Manage Gig" }, { timeout: 5000 });
+    expect(await within(dialog).findByRole("heading", { name: "Withdraw from the gig" })).toBeInTheDocument();
+    expect(within(dialog).queryByRole("button", { name: "Cancel Gig" })).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole("button", { name: "Withdraw" }));
+    expect(within(dialog).getByRole("group", { name: "Confirm withdrawal" })).toHaveTextContent(/^Withdraw from this gig\?/);
+  });
 });

@@ -55,6 +55,7 @@ function ManageGigForm({ gig, onDone }: { gig: Gig; onDone: () => void }) {
   const p = gigPermissions(gig, user?.id);
   const canEdit = p.can("edit");
   const canBudget = p.can("change_budget");
+  const workerWithdraws = p.isWorker && !p.isHirer && gig.status === "claimed";
   const [title, setTitle] = useState(gig.title);
   const [description, setDescription] = useState(gig.description);
   const [budget, setBudget] = useState(String(gig.payment));
@@ -135,10 +136,15 @@ function ManageGigForm({ gig, onDone }: { gig: Gig; onDone: () => void }) {
       {p.can("request_extension") && <WorkerExtensionPanel gig={gig} />}
       {p.can("cancel") && (
         <section className="flex flex-col gap-2 border-t border-stone-200 pt-4">
-          <h3 className="text-sm font-semibold text-red-800">Cancel gig</h3>
-          <p className="text-xs text-stone-600">Cancelling refunds a funded escrow in full, fee included.</p>
+          {/* A worker backing out of a gig they claimed withdraws (CancelGigButton); the hirer cancels. */}
+          <h3 className="text-sm font-semibold text-red-800">{workerWithdraws ? "Withdraw from the gig" : "Cancel gig"}</h3>
+          <p className="text-xs text-stone-600">
+            {workerWithdraws
+              ? "Withdrawing cancels the gig; the hirer's escrow is refunded in full, fee included."
+              : "Cancelling refunds a funded escrow in full, fee included."}
+          </p>
           <div>
-            <CancelGigButton gig={gig} isHirer={p.isHirer} onCancelled={onDone} />
+            <CancelGigButton gig={gig} onCancelled={onDone} />
           </div>
         </section>
       )}

@@ -1,10 +1,13 @@
 import { Link } from "react-router";
-import { daysRemaining, formatSats } from "../../lib/format";
+import { daysRemaining } from "../../lib/format";
+import { useAuth } from "../auth/auth-context";
+import { amountFor } from "./gig-roles";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import type { Gig } from "./types";
 
 /** A gig on a public profile's Posted Gigs grid; links to /gigs/{id} (SPEC.md §2 /user/:npub). */
 export function PostedGigCard({ gig }: { gig: Gig }) {
+  const { user } = useAuth();
   const left = daysRemaining(gig.deadline, gig.timeframe);
   return (
     <Link
@@ -20,7 +23,8 @@ export function PostedGigCard({ gig }: { gig: Gig }) {
         <p className="line-clamp-2 text-sm text-stone-600">{gig.description}</p>
       </div>
       <div className="mt-auto flex flex-wrap items-center justify-between gap-2 text-sm">
-        <span className="font-semibold text-brand-700">{formatSats(gig.payment)}</span>
+        {/* In the reader's terms (issue 26): their own gig says what they pay or receive. */}
+        <span className="font-semibold text-brand-700">{amountFor(gig, user?.id).text}</span>
         <span className="text-stone-500">
           {left} {left === 1 ? "day" : "days"} left
         </span>
