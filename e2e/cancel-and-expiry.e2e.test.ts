@@ -5,7 +5,7 @@
 //
 // No API makes an invoice expire, and the shared app uses the default INVOICE_EXPIRY_SECONDS (an hour),
 // so the expiry half runs against a second instance of the app started by this file with
-// INVOICE_EXPIRY_SECONDS=5, whose cron it fires itself through /cdn-cgi/local/scheduled.
+// INVOICE_EXPIRY_SECONDS=10, whose cron it fires itself through /cdn-cgi/local/scheduled.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiJson } from "./support/api";
 import { useBrowser } from "./support/browser";
@@ -29,7 +29,7 @@ import {
 } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
-const INVOICE_EXPIRY_SECONDS = 5;
+const INVOICE_EXPIRY_SECONDS = 10;
 const openPage = useBrowser();
 let shortExpiryApp: Promise<ExtraApp>;
 
@@ -110,19 +110,25 @@ describe("cancellation and expiry (mobile)", () => {
     await page.getByRole("button", { name: "Post & Pay" }).click();
     const pay = dialog(page, "Fund Escrow");
     await pay.getByText("Waiting for payment...").waitFor();
+    await pay.getByRole("timer").filter({ hasText: /^Expires in 0:\d\d$/ }).waitFor();
     const posted = await myGigByTitle(app.baseUrl, hirer, title);
     const invoice = (await pay.getByRole("link", { name: "Open in Wallet" }).getAttribute("href"))!.replace(/^lightning:/, "");
     expect(posted.status).toBe("pending_payment");
     await shot("01-waiting-for-payment");
 
-    // The invoice runs out; the cron (fired here) expires it and cancels the job.
-    await new Promise((r) => setTimeout(r, (INVOICE_EXPIRY_SECONDS + 1) * 1000));
+    // The invoice runs out: the dialog's countdown reaches zero and says so (its time, read from the invoice;
+    // the gig room may have expired it on the server by then too).
+    await pay.getByText("Its time ran out. Nothing was charged.").waitFor({ timeout: (INVOICE_EXPIRY_SECONDS + 15) * 1000 });
+    expect(await pay.getByRole("link", { name: "Open in Wallet" }).count()).toBe(0);
+    // The cron (fired here) expires it and cancels the job.
     await app.runCron();
     expect(await getGig(app.baseUrl, hirer, posted.id)).toMatchObject({ status: "cancelled" });
 
-    // The open payment modal notices on its next poll.
+    // The open payment modal (still polling, in case a payment in flight settles) says so, and offers to post
+    // the gig again.
     await pay.getByText("This invoice can no longer be paid").waitFor();
-    await pay.getByText("It expired or the gig changed. Nothing was charged.").waitFor();
+    await pay.getByText("Its time ran out. Nothing was charged.").waitFor();
+    await pay.getByRole("button", { name: "Post again" }).waitFor();
     expect(await pay.getByRole("button", { name: "Pay with dev wallet" }).count()).toBe(0);
     await shot("02-invoice-expired");
     await closeDialog(pay);

@@ -24,6 +24,7 @@ import {
   stat,
   closeDialog,
   expectToast,
+  toast,
   uniqueTitle,
   waitForNotification,
   searchBrowse,
@@ -79,11 +80,13 @@ describe("a job from posting to payout (desktop)", () => {
     // --- Payment modal: QR drawn locally, amounts, Pay with dev wallet -> Payment Received! -> details.
     const pay = dialog(hp, "Fund Escrow");
     await pay.waitFor();
-    await expectToast(hp, "Payment Required");
     const qr = pay.getByRole("link", { name: /Lightning invoice QR code/ });
     await expect(qr.getAttribute("href")).resolves.toMatch(/^lightning:ln/);
     await expect.poll(() => qr.locator("img").getAttribute("src")).toMatch(/^data:image\/png/);
     await pay.getByText("10,250 sats").waitFor();
+    await pay.getByRole("timer").filter({ hasText: /^Expires in / }).waitFor();
+    // The dialog itself asks for the payment: no "Payment Required" toast over it (issue 26).
+    expect(await toast(hp, "Payment Required").count()).toBe(0);
     await shot(hp, "03-payment-modal");
     await pay.getByRole("button", { name: "Pay with dev wallet" }).click();
     await pay.getByText("Payment Received!").waitFor();
@@ -280,8 +283,12 @@ describe("the key screens of the story at the mobile size", () => {
     await shot(hp, "02-preview");
     await hp.getByRole("button", { name: "Post & Pay" }).click();
     const pay = dialog(hp, "Fund Escrow");
-    await expect.poll(() => pay.getByRole("link", { name: /Lightning invoice QR code/ }).locator("img").getAttribute("src")).toMatch(/^data:image\/png/);
+    // On a phone the wallet comes first; the QR code waits under "Pay from another device" (issue 26).
+    await expect(pay.getByRole("link", { name: "Open in Wallet" }).getAttribute("href")).resolves.toMatch(/^lightning:ln/);
     await pay.getByText("20,500 sats").waitFor();
+    await pay.getByText("Pay from another device").click();
+    await expect.poll(() => pay.getByRole("link", { name: /Lightning invoice QR code/ }).locator("img").getAttribute("src")).toMatch(/^data:image\/png/);
+    await pay.getByRole("link", { name: /Lightning invoice QR code/ }).waitFor();
     await shot(hp, "03-payment-modal");
     await pay.getByRole("button", { name: "Pay with dev wallet" }).click();
     await pay.getByText("Payment Received!").waitFor();
