@@ -73,6 +73,8 @@ export const profileUpdateSchema = z
       .pipe(aliasSchema)
       .optional(),
     username: z.string().optional(),
+    /** "Send my notifications as Nostr DMs" (docs/decisions/026): a switch, nothing else. */
+    nostrDmNotifications: z.boolean().optional(),
   })
   .strict();
 
@@ -102,4 +104,6 @@ export interface OwnUser extends PublicUser {
   lightningAddress: string | null;
   /** `alias@<alias domain>` once an alias is claimed. */
   gigstrAliasAddress: string | null;
+  /** Each notification also arrives as a private Nostr message (NIP-17) from Gigstr's key; off by default. */
+  nostrDmNotifications: boolean;
 }

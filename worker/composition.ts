@@ -8,7 +8,7 @@ import { devWalletAllowed, lightningBackendFor } from "./lightning";
 import { d1CallRecorder, recordingCalls } from "./lightning/call-record";
 import type { Deps } from "./services/deps";
 import { gigEvents, notifications } from "./db/schema";
-import { announceNotifications } from "./services/notifications";
+import { notificationsWritten } from "./services/notifications";
 import { syncGigListings } from "./services/nostr-outbox";
 import { nostrSettings } from "./services/nostr-settings";
 
@@ -54,8 +54,9 @@ export function makeDeps(env: Env, defer: (work: () => Promise<unknown>) => void
     },
     defer,
     committed: (change) => {
+      // Every notification it wrote: to the member's open tabs, and as a Nostr DM to those who asked for it.
       const written = change.inserted(notifications);
-      if (written.length > 0) defer(() => announceNotifications(env, written));
+      if (written.length > 0) defer(() => notificationsWritten({ db, env }, written, opts.origin));
       // Every change of a gig writes its event: its Nostr listing follows it into the outbox (the one place for
       // every transition path: posting, funding, claims, cancels, the admin's removal, expiries, the cron's).
       const changed = change.inserted(gigEvents).map((e) => e.gigId);

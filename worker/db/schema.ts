@@ -24,6 +24,8 @@ export const users = sqliteTable(
     successfulGigs: integer("successful_gigs").notNull().default(0),
     averageRating: integer("average_rating").notNull().default(0),
     totalReviews: integer("total_reviews").notNull().default(0),
+    /** "Send my notifications as Nostr DMs": each notification also goes as a NIP-17 private message (docs/decisions/026). */
+    nostrDmNotifications: integer("nostr_dm_notifications", { mode: "boolean" }).notNull().default(false),
     deletedAt: text("deleted_at"),
     createdAt: createdAt(),
   },
@@ -515,6 +517,10 @@ export const nostrOutbox = sqliteTable(
     gigId: text("gig_id"),
     /** The gig's version the event was made from: an older version never follows a newer one. */
     gigVersion: integer("gig_version"),
+    /** A NIP-17 gift wrap's recipient (hex key): it goes to their DM relays (kind 10050), else NOSTR_RELAYS (docs/decisions/026). */
+    recipient: text("recipient"),
+    /** The notification a gift wrap carries: one wrap per notification. */
+    notificationId: text("notification_id"),
     /** The event's created_at (unix seconds): strictly increasing per address. */
     eventCreatedAt: integer("event_created_at").notNull(),
     /** The signed event (JSON). */
@@ -535,5 +541,16 @@ export const nostrOutbox = sqliteTable(
     index("nostr_outbox_due_idx").on(t.nextAttemptAt).where(sql`done_at IS NULL`),
     index("nostr_outbox_address_idx").on(t.address, t.eventCreatedAt),
     index("nostr_outbox_kind_idx").on(t.kind, t.eventCreatedAt),
+    uniqueIndex("nostr_outbox_notification_idx").on(t.notificationId),
   ],
 );
+
+/**
+ * A member's DM relays as their kind 10050 list said when last looked up (docs/decisions/026): the cron's
+ * sender reads it instead of asking the relays again for a while. `relays` is a JSON array; [] = no list found.
+ */
+export const nostrDmRelays = sqliteTable("nostr_dm_relays", {
+  pubkey: text("pubkey").primaryKey(),
+  relays: text("relays").notNull(),
+  checkedAt: text("checked_at").notNull(),
+});

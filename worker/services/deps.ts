@@ -17,7 +17,7 @@ export interface Deps {
   lnurl: LnurlClientOptions;
   /** Starts work that may finish after the answer is sent (ctx.waitUntil); a test may drop it to drive it itself. */
   defer: (work: () => Promise<unknown>) => void;
-  /** Told of every committed AtomicChange: announces the notifications it wrote to the members' open tabs. */
+  /** Told of every committed AtomicChange: its notifications go to the members' open tabs (and as Nostr DMs), its gigs' listings to the outbox. */
   committed: CommitListener;
 }
 

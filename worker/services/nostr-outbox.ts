@@ -2,7 +2,8 @@
 // follows it (syncGigListings, called from one place: Deps.committed in composition.ts, for every change that
 // wrote a gig event); the event is signed and written to the outbox (a D1 row keyed by its id) and nothing
 // else happens in the request. The cron sends due rows to the relays (publishNostrOutbox), retrying with
-// back-off; the admin's dashboard counts what is stuck (nostrOutboxHealth).
+// back-off; the admin's dashboard counts what is stuck (nostrOutboxHealth). The same outbox carries the members'
+// notifications as NIP-17 gift wraps (nostr-dms.ts, docs/decisions/026), sent to each member's DM relays.
 //
 // A gig is listed once it is open (a service offering when posted, a job request once its escrow is funded):
 // a job request waiting for its payment is never published, nor is a gig the admin removed. Once listed, each
@@ -32,6 +33,7 @@ import { gigs, nostrOutbox, users } from "../db/schema";
 import { isLocalRun } from "../deployment";
 import type { Env } from "../env";
 import { REMOVED_BY_ADMIN } from "./gig-views";
+import { dmRelaysOf } from "./nostr-dm-relays";
 import { relayPublisher, type NostrRelayTransport } from "./nostr-relays";
 import { nostrSettings } from "./nostr-settings";
 import type { Deps } from "./deps";
@@ -48,6 +50,8 @@ export const STUCK_AFTER_ATTEMPTS = 5;
 export const STUCK_AFTER_MS = 30 * 60_000;
 /** Once one relay took an event, the others are tried this many attempts in all, then left. */
 export const ATTEMPTS_AFTER_PUBLISHED = 5;
+/** Relays one run connects to at most (NOSTR_RELAYS and the DM relays of the gift wraps it sends). */
+export const MAX_RELAYS_PER_RUN = 20;
 
 export const REMOVED_REASON = "Removed from Gigstr by its admin.";
 
@@ -70,7 +74,7 @@ export function publicOrigin(env: Pick<Env, "ALIAS_DOMAIN" | "LOCAL_DEV">, reque
 }
 
 /** The origin the newest listing linked to: for changes made with no request (the cron, a gig's room). */
-async function lastKnownOrigin(deps: OutboxDeps): Promise<string | null> {
+export async function lastKnownOrigin(deps: OutboxDeps): Promise<string | null> {
   const newest = await deps.db
     .select({ event: nostrOutbox.event })
     .from(nostrOutbox)
@@ -252,8 +256,9 @@ export interface OutboxRun {
 }
 
 /**
- * The cron's job: sends the due rows to the relays of NOSTR_RELAYS (one connection per relay), records each
- * relay's answer, and schedules the next attempt with back-off. A row is claimed before it is sent (its attempt
+ * The cron's job: sends the due rows to their relays (one connection per relay): NOSTR_RELAYS, or for a NIP-17
+ * gift wrap its recipient's DM relays (nostr-dm-relays.ts), records each relay's answer, and schedules the next
+ * attempt with back-off. A row is claimed before it is sent (its attempt
  * count is compared and set), so two runs at once never send the same row; a relay that gets an event twice
  * answers "duplicate" and nothing changes anyway.
  */
@@ -293,7 +298,27 @@ export async function publishNostrOutbox(
     for (const r of rows) if (r.address && r.newest !== null) newestOf.set(r.address, r.newest);
   }
   const superseded = due.filter((r) => r.address !== null && (newestOf.get(r.address) ?? 0) > r.eventCreatedAt);
-  const current = due.filter((r) => !superseded.includes(r));
+  const transport = opts.transport ?? relayPublisher();
+  const timeoutMs = opts.timeoutMs ?? RELAY_TIMEOUT_MS;
+
+  // Where each row goes: a gift wrap to its recipient's DM relays (their kind 10050 list, looked up now and kept a
+  // while), every other event to NOSTR_RELAYS. One run opens at most MAX_RELAYS_PER_RUN connections: a row that
+  // would need more waits, unclaimed and still due, for the next run.
+  const waiting = due.filter((r) => !superseded.includes(r));
+  const dmRelays = await dmRelaysOf(
+    deps,
+    waiting.flatMap((r) => (r.recipient ? [r.recipient] : [])),
+    { defaults: nostr.relays, transport, now, timeoutMs },
+  );
+  const targetsOf = (row: OutboxRow) => (row.recipient ? (dmRelays.get(row.recipient) ?? nostr.relays) : nostr.relays);
+  const relaysThisRun = new Set<string>();
+  const current = waiting.filter((row) => {
+    const more = targetsOf(row).filter((relay) => !relaysThisRun.has(relay));
+    if (relaysThisRun.size > 0 && relaysThisRun.size + more.length > MAX_RELAYS_PER_RUN) return false;
+    for (const relay of more) relaysThisRun.add(relay);
+    return true;
+  });
+
   const claims = [
     ...superseded.map((r) =>
       deps.db.update(nostrOutbox).set({ doneAt: nowIso, updatedAt: nowIso }).where(and(eq(nostrOutbox.id, r.id), isNull(nostrOutbox.doneAt))),
@@ -305,20 +330,21 @@ export async function publishNostrOutbox(
         .where(and(eq(nostrOutbox.id, r.id), eq(nostrOutbox.attempts, r.attempts), isNull(nostrOutbox.doneAt))),
     ),
   ];
+  if (claims.length === 0) return run;
   const results = await deps.db.batch(claims as [(typeof claims)[number], ...(typeof claims)[number][]]);
   run.superseded = superseded.length;
   const mine = current.filter((_, i) => (results[superseded.length + i]?.meta.changes ?? 0) > 0);
   if (mine.length === 0) return run;
 
-  // Each relay gets, over one connection, the claimed events it has not taken yet.
+  // Each relay gets, over one connection, the claimed events meant for it that it has not taken yet.
   const relaysOf = new Map(mine.map((r) => [r.id, JSON.parse(r.relays) as Record<string, string>]));
-  const transport = opts.transport ?? relayPublisher();
+  const targets = new Map(mine.map((r) => [r.id, targetsOf(r)]));
   const answers = await Promise.all(
-    nostr.relays.map(async (relay) => {
-      const events = mine.filter((r) => relaysOf.get(r.id)?.[relay] !== "ok").map(parseEvent);
+    [...new Set(mine.flatMap((r) => targets.get(r.id) ?? []))].map(async (relay) => {
+      const events = mine.filter((r) => targets.get(r.id)?.includes(relay) && relaysOf.get(r.id)?.[relay] !== "ok").map(parseEvent);
       if (events.length === 0) return [relay, new Map<string, string | null>()] as const;
       try {
-        return [relay, await transport.publish(relay, events, opts.timeoutMs ?? RELAY_TIMEOUT_MS)] as const;
+        return [relay, await transport.publish(relay, events, timeoutMs)] as const;
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         return [relay, new Map<string, string | null>(events.map((e) => [e.id, reason]))] as const;
@@ -335,10 +361,11 @@ export async function publishNostrOutbox(
       relays[relay] = outcome === null ? "ok" : (outcome ?? "no answer").slice(0, 300);
       if (outcome !== null) errors.push(`${relay}: ${relays[relay]}`);
     }
-    const tookIt = nostr.relays.filter((r) => relays[r] === "ok");
+    const meantFor = targets.get(row.id) ?? [];
+    const tookIt = meantFor.filter((r) => relays[r] === "ok");
     const publishedAt = row.publishedAt ?? (tookIt.length > 0 ? nowIso : null);
     const attempts = row.attempts + 1;
-    const done = tookIt.length === nostr.relays.length || (publishedAt !== null && attempts >= ATTEMPTS_AFTER_PUBLISHED);
+    const done = tookIt.length === meantFor.length || (publishedAt !== null && attempts >= ATTEMPTS_AFTER_PUBLISHED);
     run.sent++;
     if (!row.publishedAt && publishedAt) run.published++;
     if (tookIt.length === 0) run.failed++;

@@ -1,5 +1,7 @@
 // Notifications: written inside the same atomic change as the event that causes them.
-// Written notifications are announced to the member's open tabs through their inbox (durable-objects/member-inbox.ts).
+// Every written notification goes through notificationsWritten: it is announced to the member's open tabs through
+// their inbox (durable-objects/member-inbox.ts) and, when the member turned it on, written to the Nostr outbox as a
+// NIP-17 private message (nostr-dms.ts, docs/decisions/026).
 import type { AtomicChange, Guard } from "../db/atomic";
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { NotificationView } from "../../domain/notifications";
@@ -10,6 +12,7 @@ import { notifications, sessions, users } from "../db/schema";
 import type { Env } from "../env";
 import { notFound } from "../errors";
 import type { Deps } from "./deps";
+import { enqueueNotificationDms } from "./nostr-dms";
 
 export interface NotificationDraft {
   userId: string | null | undefined;
@@ -95,7 +98,29 @@ export async function markAllRead({ db }: Pick<Deps, "db">, userId: string): Pro
 }
 
 
-// ---- Pushed to open tabs (the member's inbox) ---------------------------------------------------
+// ---- After they are written: open tabs, and Nostr DMs ---------------------------------------------
+
+/**
+ * The one place every written notification goes through, after its write committed (Deps.committed for those of
+ * an AtomicChange; the profile's and the review's own batches call it too): each member's open tabs hear of it,
+ * and a member who turned on "Send my notifications as Nostr DMs" gets it in the Nostr outbox as a private
+ * message (the cron sends it; no request waits on a relay). `requestOrigin` is the origin of the request that
+ * wrote it, for the gig's link on a local run. Never fails.
+ */
+export async function notificationsWritten(
+  deps: Pick<Deps, "db" | "env">,
+  written: { id?: string; userId: string }[],
+  requestOrigin?: string,
+): Promise<void> {
+  await Promise.all([
+    announceNotifications(deps.env, written),
+    enqueueNotificationDms(
+      deps,
+      written.flatMap((n) => (n.id ? [n.id] : [])),
+      requestOrigin,
+    ).catch((err) => console.error("could not write notifications to the Nostr outbox as DMs", err)),
+  ]);
+}
 
 /** Most notification ids one announcement carries (a bound parameter each). */
 const ANNOUNCE_MAX = 50;

@@ -7,7 +7,7 @@ import { badRequest, conflict } from "../errors";
 import { authorise } from "./gig-transitions";
 import { loadGig } from "./gig-views";
 import type { Deps } from "./deps";
-import { announceNotifications } from "./notifications";
+import { notificationsWritten } from "./notifications";
 
 export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: { rating: number; comment?: string | null; revieweeId: string }) {
   const gig = await loadGig(deps, gigId);
@@ -44,7 +44,7 @@ export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: {
     if (/UNIQUE constraint failed/.test(String(err))) throw conflict("You have already submitted a review for this gig", "review_already_submitted");
     throw err;
   }
-  deps.defer(() => announceNotifications(deps.env, [{ id: noticeId, userId: counterpart }]));
+  deps.defer(() => notificationsWritten(deps, [{ id: noticeId, userId: counterpart }]));
   return { id, gigId: gig.id, rating: input.rating, comment: input.comment ?? null, revieweeId: counterpart, createdAt: now };
 }
 

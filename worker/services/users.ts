@@ -6,7 +6,7 @@ import type { OwnUser, ProfileUpdate, PublicUser } from "../../domain/profile";
 import type { Db, UserRow } from "../db/client";
 import type { Deps } from "./deps";
 import { addGigEvent } from "./gig-events";
-import { announceNotifications } from "./notifications";
+import { notificationsWritten } from "./notifications";
 import { AtomicChange, allOf, where, type Guard } from "../db/atomic";
 import { gigs, notifications, sessions, users } from "../db/schema";
 import { nowIso } from "../db/client";
@@ -40,6 +40,7 @@ export function ownUser(u: UserRow, aliasDomain: string): OwnUser {
     ...publicUser(u),
     lightningAddress: u.lightningAddress,
     gigstrAliasAddress: u.gigstrAlias ? `${u.gigstrAlias}@${aliasDomain}` : null,
+    nostrDmNotifications: u.nostrDmNotifications,
   };
 }
 
@@ -85,6 +86,7 @@ export async function updateProfile(deps: Pick<Deps, "db" | "env" | "defer">, me
   if (edit.nip05 !== undefined) changes.nip05 = edit.nip05;
   if (edit.profilePicture !== undefined) changes.profilePicture = edit.profilePicture;
   if (edit.lightningAddress !== undefined) changes.lightningAddress = edit.lightningAddress;
+  if (edit.nostrDmNotifications !== undefined && edit.nostrDmNotifications !== me.nostrDmNotifications) changes.nostrDmNotifications = edit.nostrDmNotifications;
 
   const lightningAddressAfter = edit.lightningAddress !== undefined ? edit.lightningAddress : me.lightningAddress;
   if (edit.gigstrAlias !== undefined && edit.gigstrAlias !== me.gigstrAlias) {
@@ -111,7 +113,7 @@ export async function updateProfile(deps: Pick<Deps, "db" | "env" | "defer">, me
     const [[updated]] = notice ? await db.batch([update, notice.insert]) : [await update];
     if (!updated) throw conflict("Your alias is permanently configured and cannot be changed", "alias_already_set");
     // Announced by id: when its condition did not hold the notice is not there, and no tab hears of it.
-    if (notice) deps.defer(() => announceNotifications(deps.env, [{ id: notice.id, userId: me.id }]));
+    if (notice) deps.defer(() => notificationsWritten(deps, [{ id: notice.id, userId: me.id }]));
     return updated;
   } catch (err) {
     if (err instanceof Error && /UNIQUE constraint failed: users\.gigstr_alias/.test(String(err.message) + String(err.cause ?? "")))
@@ -174,7 +176,7 @@ export async function deleteAccount(deps: Pick<Deps, "db" | "committed">, me: Us
     addGigEvent(change, cancelled, { gigId: id, type: "cancelled", actorId: me.id, data: { reason: "account_deleted" } });
   }
   change.delete(sessions, where("user_id = ?", me.id), guard);
-  const scrubbed = { username: `deleted-${me.id}`, nostrPubkey: null, displayName: DELETED_USER_NAME, profilePicture: null, bio: null, nip05: null, lightningAddress: null, deletedAt: change.at };
+  const scrubbed = { username: `deleted-${me.id}`, nostrPubkey: null, displayName: DELETED_USER_NAME, profilePicture: null, bio: null, nip05: null, lightningAddress: null, nostrDmNotifications: false, deletedAt: change.at };
   change.update(users, scrubbed, where("id = ?", me.id), guard);
   await change.commit();
   // The guard decided, in the batch: money in play (now, or landed meanwhile) left everything as it was.

@@ -22,6 +22,7 @@ export function makeUser(overrides: Partial<OwnUser> = {}): OwnUser {
     totalReviews: 0,
     createdAt: "2026-11-01T00:00:00.000Z",
     lightningAddress: null,
+    nostrDmNotifications: false,
     ...overrides,
   };
 }

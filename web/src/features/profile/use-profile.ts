@@ -25,6 +25,8 @@ export interface ProfileEdit {
   nip05?: string;
   lightningAddress?: string;
   gigstrAlias?: string;
+  /** "Send my notifications as Nostr DMs". */
+  nostrDmNotifications?: boolean;
 }
 
 /** PATCH /api/user/me, then the session's user is fetched again (SPEC.md §7: the answer is not read). */

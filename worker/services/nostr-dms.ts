@@ -1,0 +1,79 @@
+// Notifications as NIP-17 private messages (docs/decisions/026). A member who turned on "Send my notifications
+// as Nostr DMs" gets each notification also as a kind 14 message from the platform's key, sealed (kind 13) and
+// gift-wrapped (kind 1059) with NIP-44 by nostr-tools' nip17: one wrap, for the member (the platform keeps no copy
+// of its own). The wrap is written to the Nostr outbox, one per notification, and nothing else happens in the
+// request; the cron's sender finds the member's DM relays (nostr-dm-relays.ts) and sends it there.
+// Called from one place: notificationsWritten (notifications.ts), which every written notification goes through.
+import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
+import { wrapEvent } from "nostr-tools/nip17";
+import { notificationDmContent } from "../../domain/nostr-dm";
+import { notifications, nostrOutbox, users } from "../db/schema";
+import { lastKnownOrigin, publicOrigin } from "./nostr-outbox";
+import { nostrSettings } from "./nostr-settings";
+import type { Deps } from "./deps";
+
+/** Notifications read per query (D1 binds at most 100 parameters to a statement). */
+const IDS_PER_QUERY = 90;
+
+/**
+ * Writes a gift-wrapped private message to the outbox for each of these notifications whose member has the setting
+ * on (and still a Nostr key). Idempotent per notification: a second call for the same one writes nothing. Answers
+ * how many messages were written. The gig's link uses the public origin as the listings do.
+ */
+export async function enqueueNotificationDms(
+  deps: Pick<Deps, "db" | "env">,
+  notificationIds: readonly string[],
+  requestOrigin?: string,
+  now = new Date(),
+): Promise<number> {
+  const nostr = nostrSettings(deps.env);
+  if (!nostr.secretKey) return 0;
+  const ids = [...new Set(notificationIds)];
+  const wanted = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+    wanted.push(
+      ...(await deps.db
+        .select({ id: notifications.id, title: notifications.title, message: notifications.message, gigId: notifications.gigId, pubkey: users.nostrPubkey })
+        .from(notifications)
+        .innerJoin(users, eq(users.id, notifications.userId))
+        .where(
+          and(
+            inArray(notifications.id, ids.slice(i, i + IDS_PER_QUERY)),
+            eq(users.nostrDmNotifications, true),
+            isNotNull(users.nostrPubkey),
+            isNull(users.deletedAt),
+          ),
+        )),
+    );
+  }
+  if (wanted.length === 0) return 0;
+
+  const origin = publicOrigin(deps.env, requestOrigin) ?? (wanted.some((n) => n.gigId) ? await lastKnownOrigin(deps) : null);
+  const nowIso = now.toISOString();
+  const inserts = wanted.flatMap((n) => {
+    try {
+      const wrap = wrapEvent(nostr.secretKey!, { publicKey: n.pubkey! }, notificationDmContent(n, origin));
+      return [
+        deps.db
+          .insert(nostrOutbox)
+          .values({
+            id: wrap.id,
+            kind: wrap.kind,
+            recipient: n.pubkey,
+            notificationId: n.id,
+            eventCreatedAt: wrap.created_at,
+            event: JSON.stringify(wrap),
+            nextAttemptAt: nowIso,
+            createdAt: nowIso,
+          })
+          .onConflictDoNothing(),
+      ];
+    } catch (err) {
+      console.error("could not wrap a notification as a Nostr DM", n.id, err);
+      return [];
+    }
+  });
+  if (inserts.length === 0) return 0;
+  const results = await deps.db.batch(inserts as [(typeof inserts)[number], ...(typeof inserts)[number][]]);
+  return results.reduce((sum, r) => sum + (r.meta.changes ?? 0), 0);
+}
