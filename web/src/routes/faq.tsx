@@ -47,7 +47,7 @@ const SECTIONS: { id: string; title: string; body: ReactNode }[] = [
         <h3>How do I log in?</h3>
         <p>
           With a Nostr key instead of an email and a password: see{" "}
-          <a href="#nostr-keys" onClick={jumpTo("nostr-keys")} className="font-medium text-brand-700 underline">
+          <a href="#nostr-keys" onClick={jumpTo("nostr-keys")} className="font-medium text-brand-800 underline">
             Your Nostr key
           </a>{" "}
           below. If you have never heard of

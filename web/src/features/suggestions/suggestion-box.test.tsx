@@ -108,6 +108,32 @@ describe("Suggestion box button stays out of the way", () => {
     expect(await screen.findByRole("button", { name: "Suggestion box" })).toBeVisible();
   });
 
+  it("steps aside while a form is open on the page, but not for the search box", async () => {
+    mockApi({});
+    const { rerender } = renderWithApp(
+      <>
+        <SuggestionBoxButton />
+        <main>
+          <form role="search">
+            <input type="search" aria-label="Search" />
+          </form>
+        </main>
+      </>,
+    );
+    expect(screen.getByRole("button", { name: "Suggestion box" })).toBeVisible();
+    rerender(
+      <>
+        <SuggestionBoxButton />
+        <main>
+          <form aria-label="Post a gig">
+            <input aria-label="Title" />
+          </form>
+        </main>
+      </>,
+    );
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Suggestion box" })).not.toBeInTheDocument());
+  });
+
   it("stays while its own dialog is open, so focus can come back to it", async () => {
     mockApi({});
     renderWithApp(<SuggestionBoxButton />, { user: makeUser() });
