@@ -1,5 +1,4 @@
-/** Five well-known public Nostr relays: where profiles are published and read from (SPEC.md §7),
- *  and so the only foreign origins the Content-Security-Policy lets the app connect to. */
+/** Five well-known public Nostr relays: where profiles are published and read from (SPEC.md §7). */
 export const DEFAULT_NOSTR_RELAYS: readonly string[] = [
   "wss://relay.damus.io",
   "wss://nos.lol",

@@ -62,7 +62,8 @@ describe("words and room on a phone", () => {
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     expect(await button.isVisible()).toBe(false);
     await storyShot(page, "words-mobile-04-post-form-no-button");
-    await page.goto("/");
+    // Back to browsing (the page keeps the last tab in its history entry, so name it).
+    await page.goto("/?tab=browse");
     await button.waitFor();
 
     // Another dialog: the button is not there to be tapped through the overlay.

@@ -1,19 +1,19 @@
 // The security headers of every answer; pure, so the web build can write them into `_headers` too.
-import { DEFAULT_NOSTR_RELAYS } from "../domain/nostr-relays";
-
 /**
  * The session token lives in localStorage (SPEC.md §1), so no script but our own may ever run:
  * a strict CSP with no inline script and no third-party origin. Images may come from https
  * (profile pictures and portfolio images are user-supplied URLs); connections go to our own
- * origin and the default Nostr relays only. The same policy is written into the static assets'
- * `_headers` at build time (vite.config.ts), so the app's pages carry it too.
+ * origin and to Nostr relays: any wss:// relay, since a member's remote signer (NIP-46) listens on
+ * relays of its own choosing, and ws:// on this machine (a local run's relay, a signer a member
+ * runs on their own computer). Decision 027 weighs this. The same policy is written into the static
+ * assets' `_headers` at build time (vite.config.ts), so the app's pages carry it too.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https:",
-  `connect-src 'self' ${DEFAULT_NOSTR_RELAYS.join(" ")}`,
+  "connect-src 'self' wss: ws://127.0.0.1:* ws://localhost:*",
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

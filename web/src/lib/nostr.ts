@@ -23,6 +23,20 @@ export interface Nip07Signer {
   signEvent(event: NostrEventTemplate): Promise<SignedNostrEvent>;
 }
 
+/**
+ * A signer the app keeps after sign-in to sign as the member later (a profile publish, a review): their NIP-07
+ * extension or their NIP-46 remote signer. The app asks for it through features/auth/signer.ts.
+ */
+export interface AppSigner {
+  kind: "extension" | "remote";
+  /** The member's public key (hex). */
+  getPublicKey(): Promise<string>;
+  /** Signs as the member; `signal` gives up waiting (a Cancel). */
+  signEvent(template: NostrEventTemplate, options?: { signal?: AbortSignal }): Promise<SignedNostrEvent>;
+  /** Lets go of its connections (a remote signer's relays). */
+  close?(): void;
+}
+
 declare global {
   interface Window {
     nostr?: Nip07Signer;

@@ -6,6 +6,7 @@ import { createQueryClient } from "../../lib/query-client";
 import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
 import { AuthProvider, useAuth } from "./auth-context";
+import { currentSigner, REMOTE_SESSION_KEY, setCurrentSigner } from "./signer";
 
 function SessionView() {
   const { user, isLoading, login, logout, unreachable, retry } = useAuth();
@@ -110,6 +111,21 @@ describe("AuthProvider session", () => {
     await waitFor(() => expect(api.callsTo("POST", "/api/auth/logout")).toHaveLength(1));
     expect(api.callsTo("POST", "/api/auth/logout")[0]!.headers.Authorization).toBe("Bearer new-token");
     expect(api.calls).toHaveLength(1);
+  });
+
+  it("logout also forgets the remote signer kept for this tab, and its stored session", async () => {
+    mockApi({ "POST /api/auth/logout": () => ({ success: true }) });
+    renderSession();
+    act(() => screen.getByText("login").click());
+    const close = vi.fn();
+    const session = { clientSecretKey: "11".repeat(32), remotePubkey: "22".repeat(32), relays: ["wss://r.test"], userPubkey: "33".repeat(32) };
+    setCurrentSigner({ kind: "remote", session, getPublicKey: async () => session.userPubkey, signEvent: vi.fn(), close });
+    expect(sessionStorage.getItem(REMOTE_SESSION_KEY)).not.toBeNull();
+
+    act(() => screen.getByText("logout").click());
+    expect(close).toHaveBeenCalled();
+    expect(currentSigner()).toBeNull();
+    expect(sessionStorage.getItem(REMOTE_SESSION_KEY)).toBeNull();
   });
 
   it("refreshUser keeps the session and only logs when the refresh fails", async () => {

@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import type { OwnUser } from "../../../../domain/profile";
 import { ApiError, apiJson, getSessionToken, SESSION_TOKEN_KEY } from "../../lib/api";
+import { forgetCurrentSigner } from "./signer";
 
 export const authKeys = {
   /** GET /api/user/me (the key's parts are the path, SPEC.md §7). */
@@ -47,6 +48,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // The server refused the session: forget it.
         if (err instanceof ApiError && err.status === 401) {
           localStorage.removeItem(SESSION_TOKEN_KEY);
+          forgetCurrentSigner();
           return null;
         }
         // A request cut short (a reload, the network) or a server error says nothing about the session:
@@ -68,6 +70,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const forgetSession = useCallback(() => {
     localStorage.removeItem(SESSION_TOKEN_KEY);
+    // The signer kept from sign-in (a remote signer's session too) goes with the member.
+    forgetCurrentSigner();
     // Whatever was cached belonged to the member who just left.
     queryClient.removeQueries();
     queryClient.setQueryData(authKeys.me(), null);

@@ -1,4 +1,5 @@
-// Nostr login (SPEC.md §2 Other modals): tabs Extension / With Key / Create New.
+// Nostr login (SPEC.md §2 Other modals): tabs Extension / With Key / Create New, and beyond the spec a fourth,
+// Remote Signer (NIP-46, decision 027), for a phone without an extension whose key lives in a signer app.
 import { useId, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { Button } from "../../components/ui/button";
@@ -11,9 +12,11 @@ import { useToast } from "../../components/ui/toast";
 import { cn } from "../../lib/cn";
 import { generateKeys, parsePrivateKey, signWithPrivateKey, type GeneratedKeys } from "../../lib/nostr";
 import { downloadKeyBackup } from "./key-backup-pdf";
+import { RemoteSignerLogin } from "./remote-signer-login";
+import { extensionSigner } from "./signer";
 import { useNostrLogin } from "./use-nostr-login";
 
-export type LoginTab = "extension" | "key" | "create";
+export type LoginTab = "extension" | "key" | "create" | "remote";
 
 /**
  * A phone: a screen narrower than Tailwind's `sm` (640 px, where the app switches to its phone layout), or a
@@ -80,10 +83,12 @@ function LoginTabs({ onSignedIn }: { onSignedIn: () => void }) {
   const [tab, setTab] = useState<LoginTab>(defaultLoginTab);
   return (
     <Tabs value={tab} onValueChange={(value) => setTab(value as LoginTab)}>
-      <TabsList aria-label="Login method">
+      {/* Four tabs do not fit one row of a phone: two rows of two there, the spec's three first. */}
+      <TabsList aria-label="Login method" className="max-sm:grid-flow-row max-sm:grid-cols-2">
         <TabsTrigger value="extension">Extension</TabsTrigger>
         <TabsTrigger value="key">With Key</TabsTrigger>
         <TabsTrigger value="create">Create New</TabsTrigger>
+        <TabsTrigger value="remote">Remote Signer</TabsTrigger>
       </TabsList>
       <TabsContent value="extension">
         <ExtensionLogin onSignedIn={onSignedIn} switchTo={setTab} />
@@ -94,6 +99,9 @@ function LoginTabs({ onSignedIn }: { onSignedIn: () => void }) {
       <TabsContent value="create">
         <CreateKeys onSignedIn={onSignedIn} />
       </TabsContent>
+      <TabsContent value="remote">
+        <RemoteSignerLogin onSignedIn={onSignedIn} />
+      </TabsContent>
     </Tabs>
   );
 }
@@ -103,8 +111,7 @@ function ExtensionLogin({ onSignedIn, switchTo }: { onSignedIn: () => void; swit
   const signIn = useNostrLogin(onSignedIn);
   const [installed] = useState(hasExtension);
   const logIn = () => {
-    const signer = window.nostr;
-    if (!signer) {
+    if (!window.nostr) {
       toast({
         title: "No Extension Found",
         description: "Please install a Nostr extension like Alby or nos2x to use this login method.",
@@ -112,7 +119,8 @@ function ExtensionLogin({ onSignedIn, switchTo }: { onSignedIn: () => void; swit
       });
       return;
     }
-    signIn.mutate((template) => signer.signEvent(template));
+    // The extension stays the app's signer after sign-in (features/auth/signer.ts).
+    signIn.mutate(extensionSigner());
   };
 
   if (installed) {
@@ -152,6 +160,13 @@ function ExtensionLogin({ onSignedIn, switchTo }: { onSignedIn: () => void; swit
         Installed one already?{" "}
         <button type="button" className={TEXT_BUTTON_CLASS} disabled={signIn.isPending} onClick={logIn}>
           {signIn.isPending ? "Waiting for extension..." : "Login with Extension"}
+        </button>
+      </p>
+      {/* A phone has no extension, but its owner may keep their key in a signer app (Amber, nsec.app). */}
+      <p className="text-center text-sm text-stone-600">
+        Key in a signer app?{" "}
+        <button type="button" className={TEXT_BUTTON_CLASS} onClick={() => switchTo("remote")}>
+          Use a remote signer
         </button>
       </p>
     </div>

@@ -21,8 +21,8 @@ export type EventSigner = (template: NostrEventTemplate) => Promise<SignedNostrE
 
 /** A failed sign-in; its message is what the Login Failed toast says. */
 export class LoginError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = "LoginError";
   }
 }
@@ -40,7 +40,7 @@ export async function signInWithNostr(sign: EventSigner): Promise<LoginResult> {
     event = await sign(loginEventTemplate(challenge.challenge));
   } catch (err) {
     if (err instanceof PrivateKeyError) throw new LoginError(err.message);
-    throw new LoginError(err instanceof Error && err.message ? err.message : AUTHENTICATION_FAILED);
+    throw new LoginError(err instanceof Error && err.message ? err.message : AUTHENTICATION_FAILED, { cause: err });
   }
 
   let result: LoginResult;

@@ -8,6 +8,8 @@ export interface AppConfig {
   /** POST /api/dev/invoices/pay works here (a local run's simulated payer): the "Pay with dev wallet" button. */
   devWallet?: boolean;
   platformFeePercent: number;
+  /** The platform's Nostr key (null while publishing is off) and its relays; a remote signer's QR code names these relays. */
+  nostr?: { platformPubkey: string | null; relays: string[] };
 }
 
 export const configKeys = {

@@ -3,12 +3,13 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { finalizeEvent, generateSecretKey, getPublicKey, verifyEvent } from "nostr-tools/pure";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { OwnUser } from "../../../../domain/profile";
-import type { NostrEventTemplate, SignedNostrEvent } from "../../lib/nostr";
+import type { AppSigner, NostrEventTemplate, SignedNostrEvent } from "../../lib/nostr";
 import { makeUser } from "../../test/factories";
 import { mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
+import { forgetCurrentSigner, setCurrentSigner } from "../auth/signer";
 import { NostrProfileCard } from "./nostr-profile-card";
 import { fetchLatestProfileEvent, publishEvent } from "./relays";
 
@@ -53,11 +54,21 @@ function renderCard(user: OwnUser) {
   return renderWithApp(<NostrProfileCard user={user} />, { user });
 }
 
+/** The remote signer (NIP-46) the member logged in with, holding `key`; the app's signer for the tab. */
+function remoteSigner(key = secretKey) {
+  const signEvent = vi.fn(async (template: NostrEventTemplate): Promise<SignedNostrEvent> => finalizeEvent(template, key));
+  const signer: AppSigner = { kind: "remote", getPublicKey: async () => getPublicKey(key), signEvent };
+  setCurrentSigner(signer);
+  return signEvent;
+}
+
 beforeEach(() => {
   fetchLatest.mockReset();
   publish.mockReset();
   vi.spyOn(console, "error").mockImplementation(() => {});
 });
+
+afterEach(() => forgetCurrentSigner());
 
 describe("Publish to Nostr", () => {
   it("asks for a Nostr extension when there is none, and touches no relay", async () => {
@@ -133,6 +144,28 @@ describe("Publish to Nostr", () => {
     renderCard(member());
     await userEvent.click(screen.getByRole("button", { name: "Publish to Nostr" }));
     expect(await findToast("Failed to Publish")).toBeInTheDocument();
+    expect(publish).not.toHaveBeenCalled();
+  });
+
+  it("signs with the remote signer the member logged in with, on a phone without an extension", async () => {
+    mockApi({});
+    const signEvent = remoteSigner();
+    fetchLatest.mockResolvedValue(null);
+    publish.mockResolvedValue({ accepted: ["wss://a"], failed: [], reached: 1 });
+    renderCard(member());
+    await userEvent.click(screen.getByRole("button", { name: "Publish to Nostr" }));
+    expect(await findToast("Published to Nostr!")).toBeInTheDocument();
+    expect(signEvent.mock.calls[0]![0].kind).toBe(0);
+    expect(publish.mock.calls[0]![0].pubkey).toBe(pubkey);
+  });
+
+  it("refuses to publish when the remote signer holds another key than the account's", async () => {
+    mockApi({});
+    remoteSigner(generateSecretKey());
+    fetchLatest.mockResolvedValue(null);
+    renderCard(member());
+    await userEvent.click(screen.getByRole("button", { name: "Publish to Nostr" }));
+    expect(await findToast("Your remote signer holds a different key than the one you logged in with.")).toBeInTheDocument();
     expect(publish).not.toHaveBeenCalled();
   });
 

@@ -1,16 +1,19 @@
 // Publishing the profile to Nostr and refreshing it from Nostr (SPEC.md §7 Other services, §8 toasts).
-// The relay code (nostr-tools' pool) loads on the first click, not with the page.
+// The relay code (nostr-tools' pool) loads on the first click, not with the page. The profile is signed by the
+// app's current signer (features/auth/signer.ts): the extension or remote signer the member logged in with, else
+// the browser's extension.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { OwnUser } from "../../../../domain/profile";
 import { useToast } from "../../components/ui/toast";
 import { apiJson, errorText } from "../../lib/api";
 import type { NostrEventTemplate } from "../../lib/nostr";
 import { authKeys, useAuth } from "../auth/auth-context";
+import { currentSigner, signAsMember } from "../auth/signer";
 import { parseProfileMetadata, profileEditFromMetadata, profileMetadataFromUser } from "./profile-metadata";
 
 export const NOSTR_PROFILE_TEXTS = {
   extensionRequired: "Nostr Extension Required",
-  extensionRequiredText: "Install a Nostr extension like Alby or nos2x to publish your profile.",
+  extensionRequiredText: "Install a Nostr extension like Alby or nos2x, or log in with a remote signer, to publish your profile.",
   published: "Published to Nostr!",
   publishFailed: "Failed to Publish",
   refreshed: "Profile Refreshed!",
@@ -29,8 +32,7 @@ async function pubkeyOf(user: OwnUser): Promise<string> {
 }
 
 async function publishProfile(user: OwnUser) {
-  const signer = window.nostr;
-  if (!signer) throw new Error(NOSTR_PROFILE_TEXTS.extensionRequiredText);
+  if (!currentSigner()) throw new Error(NOSTR_PROFILE_TEXTS.extensionRequiredText);
   const [relays, pubkey] = await Promise.all([import("./relays"), pubkeyOf(user)]);
   // The new kind 0 replaces the old one everywhere: start from it so fields Gigstr does not know survive.
   const current = await relays.fetchLatestProfileEvent(pubkey).catch(() => null);
@@ -40,13 +42,8 @@ async function publishProfile(user: OwnUser) {
     tags: [],
     content: JSON.stringify(profileMetadataFromUser(user, (current && parseProfileMetadata(current.content)) ?? {})),
   };
-  let signed;
-  try {
-    signed = await signer.signEvent(template);
-  } catch (err) {
-    throw new Error(err instanceof Error && err.message ? `The extension did not sign: ${err.message}` : "The extension did not sign the profile.");
-  }
-  if (signed.pubkey !== pubkey) throw new Error("Your Nostr extension holds a different key than the one you logged in with.");
+  // Refused: another key than the member's, or the signer said no (its reason is in the message).
+  const signed = await signAsMember(template, { pubkey });
   const outcome = await relays.publishEvent(signed);
   if (outcome.accepted.length === 0) throw new Error(outcome.reached === 0 ? relays.RELAYS_UNREACHABLE : "No relay accepted your profile. Please try again.");
   return { accepted: outcome.accepted.length, total: outcome.accepted.length + outcome.failed.length };
@@ -107,8 +104,8 @@ export function useNostrProfile(user: OwnUser, { onRefreshed }: { onRefreshed?: 
 
   return {
     publish: () => {
-      // Checked before anything loads: without an extension there is nothing to sign with.
-      if (!window.nostr) {
+      // Checked before anything loads: without an extension or a remote signer there is nothing to sign with.
+      if (!currentSigner()) {
         toast({ title: NOSTR_PROFILE_TEXTS.extensionRequired, description: NOSTR_PROFILE_TEXTS.extensionRequiredText, variant: "destructive" });
         return;
       }
