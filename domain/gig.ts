@@ -18,6 +18,9 @@ export const GIG_STATUSES = [
 export type GigStatus = (typeof GIG_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly GigStatus[] = ["completed", "cancelled"];
 
+/** A gig's `resolution` once the admin removed it (moderation): hidden from everyone but its parties and the admin. */
+export const REMOVED_BY_ADMIN = "deleted_by_admin";
+
 export const ESCROW_STATUSES = ["pending", "funded", "released", "refunded"] as const;
 export type EscrowStatus = (typeof ESCROW_STATUSES)[number];
 

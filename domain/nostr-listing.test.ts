@@ -6,6 +6,7 @@ import {
   gigPageUrl,
   handlerTemplate,
   isActiveListing,
+  isListedOnNostr,
   listingAddress,
   listingNaddr,
   listingTemplate,
@@ -60,6 +61,24 @@ describe("a gig's NIP-99 listing (kind 30402)", () => {
       expect(tag(listingTemplate({ ...gig, status }, { createdAt: 1, gigUrl: url }).tags, "status")).toEqual([["status", "sold"]]);
     }
     expect(isActiveListing("open")).toBe(true);
+  });
+
+  it("a gig is listed once it has been open: a service offering from its posting, a job request once funded; never unpaid or removed", () => {
+    const job = { gigType: "job_request", resolution: null } as const;
+    const offer = { gigType: "service_offering", resolution: null } as const;
+    // A job request: waiting for its payment, or cancelled (or expired) before it, is not; funded, whatever came after, is.
+    expect(isListedOnNostr({ ...job, status: "pending_payment", escrowStatus: "pending" })).toBe(false);
+    expect(isListedOnNostr({ ...job, status: "cancelled", escrowStatus: "pending" })).toBe(false);
+    for (const [status, escrowStatus] of [["open", "funded"], ["claimed", "funded"], ["work_submitted", "funded"], ["disputed", "funded"], ["completed", "released"], ["cancelled", "refunded"]]) {
+      expect(isListedOnNostr({ ...job, status: status!, escrowStatus: escrowStatus! }), `${status}/${escrowStatus}`).toBe(true);
+    }
+    // A service offering is open from its posting: every status after it was listed, a hire waiting for payment too.
+    for (const status of ["open", "pending_payment", "claimed", "completed", "cancelled"]) {
+      expect(isListedOnNostr({ ...offer, status, escrowStatus: status === "completed" ? "released" : "pending" }), status).toBe(true);
+    }
+    // The admin's removal deletes the listing.
+    expect(isListedOnNostr({ ...job, status: "open", escrowStatus: "funded", resolution: "deleted_by_admin" })).toBe(false);
+    expect(isListedOnNostr({ ...offer, status: "open", escrowStatus: "pending", resolution: "deleted_by_admin" })).toBe(false);
   });
 
   it("leaves out p when the poster has no key any more and r when the public origin is unknown", () => {

@@ -4,7 +4,7 @@
 // clients that Gigstr's gig page opens those listings. Pure: the Worker's outbox (worker/services/nostr-outbox.ts)
 // signs and sends them; the web app may build a listing's `naddr` from the same functions.
 import { naddrEncode } from "nostr-tools/nip19";
-import type { GigType } from "./gig";
+import { REMOVED_BY_ADMIN, type GigType } from "./gig";
 
 export const LISTING_KIND = 30402;
 export const DELETION_KIND = 5;
@@ -46,6 +46,27 @@ export interface ListedGig {
 
 /** A gig is offered on Nostr (listing status `active`) only while it is open: claimable, or hireable. */
 export const isActiveListing = (status: string) => status === "open";
+
+/** What says whether a gig is on Nostr: fields of the API's gig (GigView) and of the Worker's row alike. */
+export interface ListingState {
+  gigType: GigType;
+  status: string;
+  /** `pending` until a job request's escrow is funded; funded, released or refunded after. */
+  escrowStatus: string;
+  resolution: string | null;
+}
+
+/**
+ * Whether a gig is (or was) listed on Nostr: the one rule, for the outbox (which writes a gig's first listing
+ * when this holds) and the gig page ("Also on Nostr" while it holds). A gig is listed once it has been open: a
+ * service offering from its posting on, a job request once its escrow was funded (it is no longer `pending`,
+ * whatever came after: claimed, completed, refunded). An unpaid job request, or one cancelled before it was
+ * funded, never is; nor is a gig the admin removed (its listing was deleted).
+ */
+export function isListedOnNostr(gig: ListingState): boolean {
+  if (gig.resolution === REMOVED_BY_ADMIN) return false;
+  return isActiveListing(gig.status) || gig.gigType === "service_offering" || gig.escrowStatus !== "pending";
+}
 
 /** The listing's address: `30402:<platform pubkey>:<gig id>` (NIP-01 `a` tag form). */
 export const listingAddress = (platformPubkey: string, gigId: string) => `${LISTING_KIND}:${platformPubkey}:${gigId}`;

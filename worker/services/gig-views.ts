@@ -1,7 +1,7 @@
 // How a gig is read and shown: loading it, who may know it exists, and the fields of SPEC.md §3 Gig with
 // what only the parties may see.
 import { platformFee, totalCharge } from "../../domain/fees";
-import { isParty } from "../../domain/gig";
+import { isParty, REMOVED_BY_ADMIN } from "../../domain/gig";
 import type { GigDetail, GigView } from "../../domain/gig-view";
 import { successRate } from "../../domain/reputation";
 import { eq, fillPlaceholders, sql } from "drizzle-orm";
@@ -105,8 +105,8 @@ export const posterColumns = {
   successfulGigs: users.successfulGigs,
 };
 
-/** Marks a gig the admin removed (moderation): hidden from everyone but its parties and the admin. */
-export const REMOVED_BY_ADMIN = "deleted_by_admin";
+/** Marks a gig the admin removed (moderation): hidden from everyone but its parties and the admin (defined in domain/gig.ts). */
+export { REMOVED_BY_ADMIN };
 
 /** Unfunded job requests are the poster's business until paid; removed gigs their parties'. */
 export function visibleTo(gig: Pick<GigRow, "status" | "gigType" | "posterId" | "hirerId" | "workerId" | "resolution">, viewer: Viewer): boolean {

@@ -129,6 +129,15 @@ describe("a gig's listing follows the gig into the outbox", () => {
     ]);
   });
 
+  it("a gig that was open before its listing was written (publishing turned on since) is listed at its next change, as sold", async () => {
+    const { hirer, gigId, paymentRequest } = await fundedJob();
+    await payWithDevWallet(paymentRequest);
+    await statement("DELETE FROM nostr_outbox WHERE gig_id = ?", gigId).run();
+    expect((await call(`/api/gigs/${gigId}/cancel`, hirer.token, "POST")).status).toBe(200);
+    // The gig page shows "Also on Nostr" for it (isListedOnNostr): the listing it names exists.
+    expect((await eventsOf(gigId)).map((e) => [tagOf(e, "d"), tagOf(e, "status")])).toEqual([[gigId, "sold"]]);
+  });
+
   it("is deleted (NIP-09) when the admin removes the gig, and nothing more is written for it", async () => {
     const { gigId, paymentRequest } = await fundedJob();
     await payWithDevWallet(paymentRequest);

@@ -5,8 +5,9 @@
 // back-off; the admin's dashboard counts what is stuck (nostrOutboxHealth). The same outbox carries the members'
 // notifications as NIP-17 gift wraps (nostr-dms.ts, docs/decisions/026), sent to each member's DM relays.
 //
-// A gig is listed once it is open (a service offering when posted, a job request once its escrow is funded):
-// a job request waiting for its payment is never published, nor is a gig the admin removed. Once listed, each
+// A gig is listed once it is open (a service offering when posted, a job request once its escrow is funded;
+// isListedOnNostr in domain/nostr-listing.ts, which the gig page's "Also on Nostr" reads too): a job request
+// waiting for its payment is never published, nor is a gig the admin removed. Once listed, each
 // change that alters what the listing says replaces it (created_at strictly increasing per gig, and never from
 // an older version of the gig than the last row's), with status `sold` once the gig is no longer open; the
 // admin's removal sends a NIP-09 deletion, after which nothing more is published for that gig.
@@ -20,7 +21,7 @@ import {
   deletionTemplate,
   gigPageUrl,
   handlerTemplate,
-  isActiveListing,
+  isListedOnNostr,
   listingAddress,
   listingTemplate,
   originOfListing,
@@ -165,6 +166,7 @@ export async function syncGigListing(deps: OutboxDeps, gigId: string, requestOri
         category: gigs.category,
         payment: gigs.payment,
         status: gigs.status,
+        escrowStatus: gigs.escrowStatus,
         resolution: gigs.resolution,
         version: gigs.version,
         fundedAt: gigs.fundedAt,
@@ -193,7 +195,8 @@ export async function syncGigListing(deps: OutboxDeps, gigId: string, requestOri
       const listings = sent.filter((r) => r.kind === LISTING_KIND).map((r) => r.id);
       template = deletionTemplate(address, listings, { createdAt, reason: REMOVED_REASON });
     } else {
-      if (!newest && !isActiveListing(gig.status)) return "unlisted";
+      // Listed once it has been open (the rule the gig page's "Also on Nostr" shares): its first change since writes it.
+      if (!newest && !isListedOnNostr(gig)) return "unlisted";
       const origin = publicOrigin(deps.env, requestOrigin) ?? (newest ? originOfListing(parseEvent(newest).tags) : null) ?? (await lastKnownOrigin(deps));
       template = listingTemplate(
         {

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AdminRoute } from "../../routes/admin";
@@ -126,6 +126,47 @@ describe("the admin panel", () => {
     expect(await screen.findByText("Balanced")).toBeInTheDocument();
     expect(screen.getByRole("tab", { name: "Disputes (1)" })).toBeInTheDocument();
     expect(api.callsTo("GET", "/api/admin/stats")[0]!.headers["x-admin-token"]).toBe("tok-admin");
+  });
+
+  it("the Nostr outbox card: what is waiting, stuck events highlighted with the last error, or why publishing is off", async () => {
+    const outboxCard = () => screen.findByRole("region", { name: "Nostr outbox" });
+    const term = (card: HTMLElement, label: string) => within(card).getByText(label, { selector: "dt" }).nextElementSibling;
+
+    // Sending: nothing stuck, nothing flagged.
+    panelApi({ "GET /api/admin/stats": () => ({ ...stats, nostrOutbox: { pending: 3, stuck: 0, lastError: null, off: null } }) });
+    renderPanel();
+    let card = await outboxCard();
+    expect(term(card, "Waiting")).toHaveTextContent("3");
+    expect(term(card, "Stuck")).toHaveTextContent("0");
+    expect(within(card).getByText("Sending")).toBeInTheDocument();
+    expect(card).not.toHaveTextContent("Needs attention");
+    expect(card).not.toHaveTextContent("Last error");
+    cleanup();
+
+    // Stuck: flagged as needing attention, with the last error.
+    panelApi({
+      "GET /api/admin/stats": () => ({ ...stats, nostrOutbox: { pending: 5, stuck: 2, lastError: "wss://relay.test: connection refused", off: null } }),
+    });
+    renderPanel();
+    card = await outboxCard();
+    expect(term(card, "Waiting")).toHaveTextContent("5");
+    expect(term(card, "Stuck")).toHaveTextContent("2");
+    expect(within(card).getByText("Needs attention")).toBeInTheDocument();
+    expect(card).toHaveTextContent("2 events no relay has taken");
+    expect(card).toHaveTextContent("Last error: wss://relay.test: connection refused");
+    expect(card.className).toMatch(/border-red/);
+    cleanup();
+
+    // Off: the reason, and no counts.
+    panelApi({
+      "GET /api/admin/stats": () => ({ ...stats, nostrOutbox: { pending: 0, stuck: 0, lastError: null, off: "Nostr publishing is off: NOSTR_SECRET_KEY is not set." } }),
+    });
+    renderPanel();
+    card = await outboxCard();
+    expect(card).toHaveTextContent("Publishing is off: NOSTR_SECRET_KEY is not set.");
+    expect(within(card).getByText("Off")).toBeInTheDocument();
+    expect(within(card).queryByText("Waiting")).toBeNull();
+    expect(card).not.toHaveTextContent("Needs attention");
   });
 
   it("money health: a payout held in doubt needs a look (with its hash), a held one is paid anyway, the wallet's problem shows", async () => {

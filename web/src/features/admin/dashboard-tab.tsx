@@ -1,17 +1,20 @@
 // Dashboard: the stats of SPEC.md §3 Admin stats, and (beyond the spec) the money health view: the
 // ledger invariant check and the payouts that failed or are stuck, each with a retry button; a payout held
 // in doubt (an attempt may have sent money) shows its hashes and can be marked failed after a confirmation.
-import { useState, type ReactNode } from "react";
+// The Nostr outbox (issue 27, docs/decisions/025): what waits for the relays, what is stuck, the last error,
+// or why nothing is published.
+import { useId, useState, type ReactNode } from "react";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { CopyButton } from "../../components/ui/copy-button";
 import { AlertIcon, CheckIcon } from "../../components/ui/icons";
 import { Skeleton } from "../../components/ui/skeleton";
+import { cn } from "../../lib/cn";
 import { formatDate, formatSats, timeAgo } from "../../lib/format";
 import { MarkFailedDialog, recipientName, type MarkFailedTarget } from "./mark-failed-dialog";
 import { useAdminStats, useMoneyHealth, useRetryPayout } from "./use-admin";
-import type { PayoutProblem } from "./types";
+import type { NostrOutboxHealth, PayoutProblem } from "./types";
 
 function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
   return (
@@ -42,8 +45,72 @@ export function DashboardTab() {
           </>
         )}
       </section>
+      {s?.nostrOutbox && <NostrOutboxCard outbox={s.nostrOutbox} />}
       <MoneyHealthCard />
     </div>
+  );
+}
+
+/** The Worker's reason without its "Nostr publishing is off:" lead, which the card says itself. */
+const offReason = (off: string) => {
+  const reason = off.replace(/^Nostr publishing is off[:.]?\s*/i, "").trim();
+  return reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : "No reason given.";
+};
+
+/** The Nostr outbox: events (gig listings, DMs) no relay has taken yet; stuck ones need the admin's look. */
+function NostrOutboxCard({ outbox }: { outbox: NostrOutboxHealth }) {
+  const off = outbox.off ?? null;
+  const attention = !off && outbox.stuck > 0;
+  const titleId = useId();
+  return (
+    <Card aria-labelledby={titleId} className={cn(attention && "border-red-300! bg-red-50/60!")}>
+      <CardHeader className="pb-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <CardTitle id={titleId}>Nostr outbox</CardTitle>
+          {off ? (
+            <Badge variant="warning">
+              <AlertIcon size={12} /> Off
+            </Badge>
+          ) : attention ? (
+            <Badge variant="danger">
+              <AlertIcon size={12} /> Needs attention
+            </Badge>
+          ) : (
+            <Badge variant="success">
+              <CheckIcon size={12} /> {outbox.pending === 0 ? "All sent" : "Sending"}
+            </Badge>
+          )}
+        </div>
+        <CardDescription>Gig listings and DMs on their way to the Nostr relays.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-2 text-sm">
+        {off ? (
+          <p className="break-words text-stone-700">
+            <span className="font-semibold text-stone-900">Publishing is off:</span> {offReason(off)}
+          </p>
+        ) : (
+          <>
+            <dl className="grid grid-cols-2 gap-2">
+              <div className="rounded-lg bg-stone-50 px-3 py-2">
+                <dt className="text-xs text-stone-500">Waiting</dt>
+                <dd className="font-semibold text-stone-900 tabular-nums">{outbox.pending}</dd>
+              </div>
+              <div className={cn("rounded-lg px-3 py-2", attention ? "bg-red-100" : "bg-stone-50")}>
+                <dt className={cn("text-xs", attention ? "text-red-800" : "text-stone-500")}>Stuck</dt>
+                <dd className={cn("font-semibold tabular-nums", attention ? "text-red-800" : "text-stone-900")}>{outbox.stuck}</dd>
+              </div>
+            </dl>
+            {attention && (
+              <p className="text-red-800">
+                {outbox.stuck === 1 ? "1 event" : `${outbox.stuck} events`} no relay has taken after many tries or for over half an hour: check
+                NOSTR_RELAYS and the last error. They are still retried, at most an hour apart.
+              </p>
+            )}
+            {outbox.lastError && <p className="text-xs break-words text-red-700">Last error: {outbox.lastError}</p>}
+          </>
+        )}
+      </CardContent>
+    </Card>
   );
 }
 

@@ -8,6 +8,7 @@ export type {
   DisputeView as Dispute,
   LedgerCheck,
   MoneyHealth,
+  NostrOutboxHealth,
   Party,
   PayoutProblem,
   UnreadChat,

@@ -1,7 +1,7 @@
 // The gig details modal (SPEC.md §2): title, copyable gig ID, poster, status, payment, timeframe, posted
-// date, description, category, escrow notice, deadline, time remaining, the progress stepper, and the
-// actions of the member's role (gig-actions.tsx). Right under the title, the reader's next step (issue 26);
-// on a phone the dialog fills the screen and each fact takes one line.
+// date, description, category, escrow notice, deadline, time remaining, the progress stepper, a listed gig's
+// Nostr listing (also-on-nostr.tsx), and the actions of the member's role (gig-actions.tsx). Right under the
+// title, the reader's next step (issue 26); on a phone the dialog fills the screen and each fact takes one line.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
@@ -17,6 +17,7 @@ import { useAuth } from "../auth/auth-context";
 import { LoginButton } from "../auth/login-required-card";
 import { AttachmentList } from "../files/attachment-list";
 import { useGigAttachments } from "../files/use-gig-attachments";
+import { AlsoOnNostr } from "./also-on-nostr";
 import { GigActions, NextStepBanner } from "./gig-actions";
 import { amountFor, gigPermissions } from "./gig-roles";
 import { posterReputation } from "./gig-card";
@@ -257,6 +258,7 @@ function GigDetails({ gig }: { gig: Gig }) {
           {gig.status === "disputed" && <p className="text-xs text-red-800">The platform admin is reviewing this gig.</p>}
         </section>
       )}
+      <AlsoOnNostr gig={gig} />
 
       <GigActions gig={gig} />
     </div>
