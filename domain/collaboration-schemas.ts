@@ -23,6 +23,24 @@ export const extendDeadlineSchema = z.object({
   newDeadline: z.iso.datetime({ offset: true, error: "newDeadline must be an ISO date and time" }),
 });
 
+export const INVALID_SIGNED_EVENT = "event must be a signed Nostr event";
+
+const hexOf = (length: number) => z.string({ error: INVALID_SIGNED_EVENT }).regex(new RegExp(`^[0-9a-f]{${length}}$`), INVALID_SIGNED_EVENT);
+
+/** A signed Nostr event's shape (NIP-01); whether its id and signature are right is nostr-tools' verifyEvent's to say. */
+export const signedEventSchema = z.object(
+  {
+    id: hexOf(64),
+    pubkey: hexOf(64),
+    created_at: z.number({ error: INVALID_SIGNED_EVENT }).int(INVALID_SIGNED_EVENT).min(0, INVALID_SIGNED_EVENT),
+    kind: z.number({ error: INVALID_SIGNED_EVENT }).int(INVALID_SIGNED_EVENT).min(0, INVALID_SIGNED_EVENT).max(65535, INVALID_SIGNED_EVENT),
+    tags: z.array(z.array(z.string({ error: INVALID_SIGNED_EVENT }).max(2100, INVALID_SIGNED_EVENT)).max(10, INVALID_SIGNED_EVENT), { error: INVALID_SIGNED_EVENT }).max(30, INVALID_SIGNED_EVENT),
+    content: z.string({ error: INVALID_SIGNED_EVENT }).max(8000, INVALID_SIGNED_EVENT),
+    sig: hexOf(128),
+  },
+  { error: INVALID_SIGNED_EVENT },
+);
+
 export const INVALID_RATING = "Invalid Rating: Please select a rating between 1 and 5 stars.";
 
 export const reviewSchema = z.object({
@@ -35,6 +53,8 @@ export const reviewSchema = z.object({
     .nullable()
     .optional(),
   revieweeId: z.string({ error: "revieweeId is required" }).min(1, "revieweeId is required"),
+  /** The review signed by the reviewer's Nostr key (docs/decisions/028); without it the review is not verified. */
+  event: signedEventSchema.optional(),
 });
 
 const httpUrl = (label: string) =>

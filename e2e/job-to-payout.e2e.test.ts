@@ -5,6 +5,8 @@
 // downloads the receipt; both see Completed and the worker is told the sats were sent.
 // Desktop for the whole story, then the key screens again at the mobile size.
 import { readFile } from "node:fs/promises";
+import { decode, nsecEncode } from "nostr-tools/nip19";
+import { finalizeEvent, getPublicKey, type EventTemplate } from "nostr-tools/pure";
 import type { Download, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { apiJson } from "./support/api";
@@ -41,6 +43,19 @@ async function downloadedText(download: Download): Promise<string> {
   return readFile(file, "utf8");
 }
 
+/**
+ * A NIP-07 extension holding `secretKey` in the page (a stand-in for Alby or nos2x: the signature is made by
+ * nostr-tools in the test, outside the page), so the page's current signer is an extension (decision 028).
+ */
+async function installExtension(page: Page, secretKey: Uint8Array) {
+  await page.exposeFunction("__e2eSignEvent", (template: EventTemplate) => finalizeEvent(template, secretKey));
+  const pubkey = getPublicKey(secretKey);
+  await page.addInitScript((pk) => {
+    const sign = (window as unknown as { __e2eSignEvent: (t: unknown) => Promise<unknown> }).__e2eSignEvent;
+    (window as unknown as { nostr: unknown }).nostr = { getPublicKey: async () => pk, signEvent: (t: unknown) => sign(t) };
+  }, pubkey);
+}
+
 /** Fills the Post New Gig form of a job request and goes to the Preview. */
 async function fillJobForm(page: Page, title: string, payment: string) {
   await page.getByRole("heading", { name: "Post New Gig" }).waitFor();
@@ -61,6 +76,8 @@ describe("a job from posting to payout (desktop)", () => {
     const W = await openPage(baseUrl, { viewport: "desktop", sessionToken: worker.sessionToken });
     const hp = H.page;
     const wp = W.page;
+    // The hirer has a Nostr extension; the worker none (as after a With Key login): each signs a review their way.
+    await installExtension(hp, hirer.secretKey);
     const shot = (page: Page, step: string) => storyShot(page, `job-to-payout-desktop-${step}`);
     shotsOnFailure(`job-to-payout-desktop`, { hirer: hp, worker: wp });
 
@@ -159,13 +176,16 @@ describe("a job from posting to payout (desktop)", () => {
     await wDetails.getByRole("button", { name: "Submit Work" }).click();
     await expectToast(wp, "Work Submitted");
     await wDetails.getByText("Work Submitted").first().waitFor();
-    // The review step opens by itself: five stars by default, a comment, Submit Review.
+    // The review step opens by itself: five stars by default, a comment. Nothing in the worker's tab can sign, so
+    // the step says so; the worker types their key for this one signature (decision 028): Sign & Submit.
     const reviewHirer = wDetails.getByRole("form", { name: "Review the hirer" });
     await reviewHirer.getByText("Work submitted. While the hirer looks at it, how was working with them?").waitFor();
     expect(await reviewHirer.getByRole("radio", { name: "5 stars" }).isChecked()).toBe(true);
     await reviewHirer.getByLabel("Comment").fill("Clear brief and quick answers.");
+    await reviewHirer.getByText("Nothing in this tab can sign with your Nostr key").waitFor();
+    await reviewHirer.getByLabel("Your private key (nsec or hex)").fill(nsecEncode(worker.secretKey));
     await shot(wp, "11b-worker-review-step");
-    await reviewHirer.getByRole("button", { name: "Submit Review" }).click();
+    await reviewHirer.getByRole("button", { name: "Sign & Submit" }).click();
     await expectToast(wp, "Review Submitted");
     await reviewHirer.waitFor({ state: "detached" });
     await closeDialog(wDetails);
@@ -205,6 +225,8 @@ describe("a job from posting to payout (desktop)", () => {
     await hp.keyboard.press("ArrowLeft");
     expect(await reviewWorker.getByRole("radio", { name: "4 stars" }).isChecked()).toBe(true);
     await reviewWorker.getByLabel("Comment").fill("Good translation, one typo.");
+    // The hirer's extension signs it.
+    await reviewWorker.getByText("Your extension signs this review with your Nostr key, so anyone can verify it.").waitFor();
     await shot(hp, "13b-hirer-review-step");
     await reviewWorker.getByRole("button", { name: "Submit Review" }).click();
     await expectToast(hp, "Review Submitted");
@@ -228,13 +250,24 @@ describe("a job from posting to payout (desktop)", () => {
     expect(sent).toMatchObject({ title: "Payment Sent" });
     expect(sent.message).toMatch(/^9,750 sats were sent/);
     const reviewsOf = (userId: string) =>
-      apiJson<{ rating: number; comment: string | null; reviewerUsername: string }[]>(baseUrl, "GET", `/api/reviews/user/${userId}`);
-    expect(await reviewsOf(worker.user.id)).toEqual([
-      expect.objectContaining({ rating: 4, comment: "Good translation, one typo.", reviewerUsername: hirer.user.username }),
+      apiJson<{ rating: number; comment: string | null; reviewerUsername: string; verified: boolean; nevent: string }[]>(baseUrl, "GET", `/api/reviews/user/${userId}`);
+    // Both reviews are signed by their reviewer's key (verified), each with a nevent naming its author.
+    const ofWorker = await reviewsOf(worker.user.id);
+    expect(ofWorker).toEqual([
+      expect.objectContaining({ rating: 4, comment: "Good translation, one typo.", reviewerUsername: hirer.user.username, verified: true }),
     ]);
-    expect(await reviewsOf(hirer.user.id)).toEqual([
-      expect.objectContaining({ rating: 5, comment: "Clear brief and quick answers.", reviewerUsername: worker.user.username }),
+    expect(decode(ofWorker[0]!.nevent)).toMatchObject({ type: "nevent", data: { author: hirer.pubkey, kind: 1985 } });
+    const ofHirer = await reviewsOf(hirer.user.id);
+    expect(ofHirer).toEqual([
+      expect.objectContaining({ rating: 5, comment: "Clear brief and quick answers.", reviewerUsername: worker.user.username, verified: true }),
     ]);
+    expect(decode(ofHirer[0]!.nevent)).toMatchObject({ type: "nevent", data: { author: worker.pubkey, kind: 1985 } });
+    // The worker's profile shows the hirer's review as verified, with its link to the event.
+    await hp.goto(`/user/${worker.npub}`);
+    const reviewsRegion = hp.getByRole("region", { name: "Reviews" });
+    await reviewsRegion.getByText("Verified").waitFor();
+    await expect(reviewsRegion.getByRole("link", { name: "Signed on Nostr" }).getAttribute("href")).resolves.toBe(`nostr:${ofWorker[0]!.nevent}`);
+    await shot(hp, "14b-worker-profile-verified-review");
     const events = await apiJson<{ type: string; attachments: { filename: string }[] }[]>(baseUrl, "GET", `/api/gigs/${gigId}/events`, {
       sessionToken: hirer.sessionToken,
     });

@@ -389,6 +389,10 @@ export const reviews = sqliteTable(
     revieweeId: text("reviewee_id").notNull().references(() => users.id),
     rating: integer("rating").notNull(),
     comment: text("comment"),
+    /** The review as the reviewer signed it (a kind 1985 Nostr event, JSON; docs/decisions/028), or null: not verified. */
+    nostrEvent: text("nostr_event"),
+    /** That event's id (hex), for the link to it. */
+    nostrEventId: text("nostr_event_id"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("reviews_gig_reviewer_idx").on(t.gigId, t.reviewerId), index("reviews_reviewee_idx").on(t.revieweeId, t.createdAt)],

@@ -1,26 +1,84 @@
 // Reviews: each party of a gig may review the other once, from work_submitted on. The reviewee's
 // average (stored ×10) and count are recomputed from the reviews in the same batch, so they never drift.
+// A review may come signed by the reviewer's Nostr key (docs/decisions/028): its signature is checked with
+// nostr-tools, and what it says against the review (checkReviewEvent); a mismatch is refused and nothing is
+// written. The signed event is stored with the review and, in the same batch, written unchanged to the Nostr
+// outbox, which the cron sends to the relays. A review sent without one is stored as before, not verified.
 import { desc, eq, sql } from "drizzle-orm";
+import { neventEncode } from "nostr-tools/nip19";
+import { verifyEvent, type Event } from "nostr-tools/pure";
+import { listingAddress, isListedOnNostr } from "../../domain/nostr-listing";
+import { checkReviewEvent, REVIEW_EVENT_TEXTS, REVIEW_KIND, type SignedReviewEvent } from "../../domain/nostr-review";
 import type { UserRow } from "../db/client";
-import { notifications, reviews, users } from "../db/schema";
+import { notifications, nostrOutbox, reviews, users } from "../db/schema";
 import { badRequest, conflict } from "../errors";
 import { authorise } from "./gig-transitions";
 import { loadGig } from "./gig-views";
 import type { Deps } from "./deps";
 import { notificationsWritten } from "./notifications";
+import { nostrSettings } from "./nostr-settings";
 
-export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: { rating: number; comment?: string | null; revieweeId: string }) {
+/** Relay hints a review's nevent carries (the first of the platform's relays), as a listing's naddr does. */
+export const NEVENT_RELAY_HINTS = 2;
+
+const refused = (message: string) => badRequest(message, "review_event_refused");
+
+export interface ReviewInput {
+  rating: number;
+  comment?: string | null;
+  revieweeId: string;
+  /** The review signed by the reviewer's key (kind 1985), or none: not verified. */
+  event?: SignedReviewEvent;
+}
+
+export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: ReviewInput, clock = new Date()) {
   const gig = await loadGig(deps, gigId);
   authorise(gig, "review", { userId: me.id, isAdmin: false });
   const counterpart = gig.hirerId === me.id ? gig.workerId : gig.hirerId;
   if (!counterpart || input.revieweeId !== counterpart) throw badRequest("You can only review the other party of this gig", "invalid_reviewee");
 
+  let signed: Event | null = null;
+  if (input.event) {
+    // A fresh copy of the event's own fields: what is checked is exactly what is stored and sent (and no verdict
+    // nostr-tools may have cached on the object it was given counts).
+    const given = input.event;
+    const event = { id: given.id, pubkey: given.pubkey, created_at: given.created_at, kind: given.kind, tags: given.tags.map((t) => [...t]), content: given.content, sig: given.sig };
+    if (!me.nostrPubkey) throw refused(REVIEW_EVENT_TEXTS.noReviewerKey);
+    const reviewee = await deps.db.select({ pubkey: users.nostrPubkey }).from(users).where(eq(users.id, counterpart)).get();
+    if (!reviewee?.pubkey) throw refused(REVIEW_EVENT_TEXTS.noRevieweeKey);
+    if (!verifyEvent(event)) throw refused(REVIEW_EVENT_TEXTS.signature);
+    const platformPubkey = nostrSettings(deps.env).pubkey;
+    const check = checkReviewEvent(event, {
+      reviewerPubkey: me.nostrPubkey,
+      revieweePubkey: reviewee.pubkey,
+      revieweeRole: counterpart === gig.workerId ? "worker" : "hirer",
+      rating: input.rating,
+      comment: input.comment ?? null,
+      gigId: gig.id,
+      listingAddress: platformPubkey && isListedOnNostr(gig) ? listingAddress(platformPubkey, gig.id) : null,
+      now: Math.floor(clock.getTime() / 1000),
+    });
+    if (!check.ok) throw refused(check.reason);
+    signed = event;
+  }
+
   const id = crypto.randomUUID();
   const noticeId = crypto.randomUUID();
-  const now = new Date().toISOString();
+  const now = clock.toISOString();
+  const eventJson = signed ? JSON.stringify(signed) : null;
   try {
     await deps.db.batch([
-      deps.db.insert(reviews).values({ id, gigId: gig.id, reviewerId: me.id, revieweeId: counterpart, rating: input.rating, comment: input.comment ?? null, createdAt: now }),
+      deps.db.insert(reviews).values({
+        id,
+        gigId: gig.id,
+        reviewerId: me.id,
+        revieweeId: counterpart,
+        rating: input.rating,
+        comment: input.comment ?? null,
+        nostrEvent: eventJson,
+        nostrEventId: signed?.id ?? null,
+        createdAt: now,
+      }),
       deps.db
         .update(users)
         .set({
@@ -39,16 +97,52 @@ export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: {
         isRead: false,
         createdAt: now,
       }),
+      // The signed review goes to the relays as it was signed: a row of the outbox (keyed by its id), sent by the cron.
+      ...(signed && eventJson
+        ? [
+            deps.db
+              .insert(nostrOutbox)
+              .values({ id: signed.id, kind: signed.kind, gigId: gig.id, eventCreatedAt: signed.created_at, event: eventJson, nextAttemptAt: now, createdAt: now })
+              .onConflictDoNothing(),
+          ]
+        : []),
     ]);
   } catch (err) {
     if (/UNIQUE constraint failed/.test(String(err))) throw conflict("You have already submitted a review for this gig", "review_already_submitted");
     throw err;
   }
   deps.defer(() => notificationsWritten(deps, [{ id: noticeId, userId: counterpart }]));
-  return { id, gigId: gig.id, rating: input.rating, comment: input.comment ?? null, revieweeId: counterpart, createdAt: now };
+  return {
+    id,
+    gigId: gig.id,
+    rating: input.rating,
+    comment: input.comment ?? null,
+    revieweeId: counterpart,
+    createdAt: now,
+    ...nostrLink(deps.env, signed ? { id: signed.id, pubkey: signed.pubkey } : null),
+  };
 }
 
-export async function reviewsOf({ db }: Pick<Deps, "db">, userId: string) {
+/** Whether a review is verified (signed by its reviewer), and its event's id and NIP-19 nevent for a link. */
+function nostrLink(env: Deps["env"], event: { id: string; pubkey: string | null } | null) {
+  if (!event) return { verified: false, nostrEventId: null, nevent: null };
+  const relays = nostrSettings(env).relays.slice(0, NEVENT_RELAY_HINTS);
+  const nevent = neventEncode({ id: event.id, kind: REVIEW_KIND, relays, ...(event.pubkey ? { author: event.pubkey } : {}) });
+  return { verified: true, nostrEventId: event.id, nevent };
+}
+
+/** The reviewer's key of a stored signed review (its event's author). */
+function authorOf(eventJson: string | null): string | null {
+  if (!eventJson) return null;
+  try {
+    const pubkey = (JSON.parse(eventJson) as { pubkey?: unknown }).pubkey;
+    return typeof pubkey === "string" ? pubkey : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function reviewsOf({ db, env }: Pick<Deps, "db" | "env">, userId: string) {
   const rows = await db
     .select({ r: reviews, name: users.displayName, username: users.username, picture: users.profilePicture })
     .from(reviews)
@@ -66,5 +160,6 @@ export async function reviewsOf({ db }: Pick<Deps, "db">, userId: string) {
     reviewerName: name ?? username,
     reviewerPicture: picture,
     reviewerUsername: username,
+    ...nostrLink(env, r.nostrEventId ? { id: r.nostrEventId, pubkey: authorOf(r.nostrEvent) } : null),
   }));
 }

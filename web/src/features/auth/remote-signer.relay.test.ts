@@ -126,7 +126,7 @@ describe("a nostrconnect:// code", () => {
     const uri = new URL(invite.uri);
     expect(uri.protocol).toBe("nostrconnect:");
     expect(uri.searchParams.getAll("relay")).toEqual([relay.url]);
-    expect(uri.searchParams.get("perms")).toBe("sign_event:22242,sign_event:0,get_public_key");
+    expect(uri.searchParams.get("perms")).toBe("sign_event:22242,sign_event:0,sign_event:1985,get_public_key");
     expect(uri.searchParams.get("name")).toBe("Gigstr");
     expect(uri.searchParams.get("secret")).toMatch(/^[0-9a-f]{32}$/);
 

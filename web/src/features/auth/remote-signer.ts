@@ -6,6 +6,7 @@ import { BunkerSigner, createNostrConnectURI } from "nostr-tools/nip46";
 import { SimplePool } from "nostr-tools/pool";
 import { generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { bytesToHex, hexToBytes } from "nostr-tools/utils";
+import { REVIEW_KIND } from "../../../../domain/nostr-review";
 import { LOGIN_EVENT_KIND, type AppSigner, type NostrEventTemplate, type SignedNostrEvent } from "../../lib/nostr";
 import { RemoteSignerError, type BunkerPointer, type RemoteSession } from "./remote-signer-url";
 
@@ -13,8 +14,8 @@ import { RemoteSignerError, type BunkerPointer, type RemoteSession } from "./rem
 export const REMOTE_SIGNER_WAIT_MS = 90_000;
 /** How long a nostrconnect:// QR code waits for a signer app to connect. */
 export const NOSTRCONNECT_WAIT_MS = 5 * 60_000;
-/** What a nostrconnect:// URI asks the signer for: signing logins and profiles; reviews will come too. */
-export const REQUESTED_PERMISSIONS = [`sign_event:${LOGIN_EVENT_KIND}`, "sign_event:0", "get_public_key"];
+/** What a nostrconnect:// URI asks the signer for: signing logins, profiles and reviews (kind 1985, decision 028). */
+export const REQUESTED_PERMISSIONS = [`sign_event:${LOGIN_EVENT_KIND}`, "sign_event:0", `sign_event:${REVIEW_KIND}`, "get_public_key"];
 
 export interface RemoteSignerOptions {
   /** Gives up waiting (the Cancel button). */

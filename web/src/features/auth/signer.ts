@@ -1,5 +1,5 @@
 // The one signer the app signs Nostr events with after sign-in (DESIGN.md §6, decision 027): whatever signs a
-// profile publish (and, later, a review) asks here. A member who logged in with their extension or a remote signer
+// profile publish and a review (docs/decisions/028) ask here. A member who logged in with their extension or a remote signer
 // keeps it for this tab; one who typed a key or made one here keeps nothing (the key is never kept), and then the
 // extension, if the browser has one, signs as before. A remote signer's session is kept in sessionStorage, so a
 // reload reconnects to it without a new approval; logging out forgets it.

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { AttachmentRef } from "../../../../domain/files";
 import { apiJson, apiRequest } from "../../lib/api";
+import type { SignedNostrEvent } from "../../lib/nostr";
 import { gigKeys } from "./use-gigs";
 import type { ExtensionRequest, Gig, GigType, GigWithInvoice, InterestMessage } from "./types";
 
@@ -28,11 +29,13 @@ export type InterestDecision = "approve" | "reject" | "enable-claim";
 
 export type ExtensionDecision = "approve" | "reject";
 
-/** POST /api/gigs/{id}/review: one review of the other party per gig (SPEC.md §5). */
+/** POST /api/gigs/{id}/review: one review of the other party per gig (SPEC.md §5), signed by the reviewer or not (docs/decisions/028). */
 export interface ReviewInput {
   rating: number;
   comment?: string;
   revieweeId: string;
+  /** The review as a kind 1985 Nostr event signed by the reviewer's key; without it the review is not verified. */
+  event?: SignedNostrEvent;
 }
 
 export const gigApi = {

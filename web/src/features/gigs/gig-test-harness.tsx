@@ -3,6 +3,7 @@
 import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useEffect } from "react";
+import type { OwnUser } from "../../../../domain/profile";
 import { makeUser } from "../../test/factories";
 import { mockApi } from "../../test/mock-api";
 import { renderWithApp } from "../../test/render";
@@ -21,7 +22,7 @@ export type Routes = Parameters<typeof mockApi>[0];
 /** The member's username in these tests (reviews name their reviewer by it). */
 export const MY_USERNAME = "npub1me";
 
-export async function openGigModal(gig: Gig, userId: string | undefined, routes: Routes = {}, { manage = false } = {}) {
+export async function openGigModal(gig: Gig, userId: string | undefined, routes: Routes = {}, { manage = false, me = {} }: { manage?: boolean; me?: Partial<OwnUser> } = {}) {
   const api = mockApi({
     "GET /api/config": () => ({ aliasDomain: "gigstr.test", lightningBackend: "dev", platformFeePercent: 2.5 }),
     [`GET /api/gigs/${gig.id}`]: () => gig,
@@ -34,7 +35,7 @@ export async function openGigModal(gig: Gig, userId: string | undefined, routes:
     <GigDialogsProvider>
       <Open gigId={gig.id} manage={manage} />
     </GigDialogsProvider>,
-    { user: userId ? makeUser({ id: userId, username: MY_USERNAME, lightningAddress: "me@wallet.test" }) : undefined },
+    { user: userId ? makeUser({ id: userId, username: MY_USERNAME, lightningAddress: "me@wallet.test", ...me }) : undefined },
   );
   const dialog = await screen.findByRole("dialog", { name: manage ? "Manage Gig" : gig.title }, { timeout: 5000 });
   return { api, dialog, user: userEvent.setup() };

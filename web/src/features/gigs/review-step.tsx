@@ -1,19 +1,25 @@
 // Reviewing the other party of a gig (SPEC.md §5, §6): offered as a step right after the worker submits
 // and after the hirer approves, and later from the details modal while the gig is work_submitted,
 // completed or disputed. One review per gig: a server answer that it was already submitted is not an
-// error to the member, the form just goes away.
+// error to the member, the form just goes away. The review is signed with the member's Nostr key as a kind 1985
+// event (docs/decisions/028, review-signature.ts) by the app's signer (their extension or remote signer); with none
+// here, the member may type their private key for this one signature, or send the review unsigned (not verified).
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { INVALID_RATING, reviewSchema } from "../../../../domain/collaboration-schemas";
 import { Button } from "../../components/ui/button";
-import { CheckIcon, StarIcon } from "../../components/ui/icons";
-import { Label, Textarea } from "../../components/ui/input";
+import { CheckIcon, EyeIcon, EyeOffIcon, KeyIcon, ShieldIcon, StarIcon } from "../../components/ui/icons";
+import { describedBy, FormField, Input, Label, Textarea } from "../../components/ui/input";
 import { useToast } from "../../components/ui/toast";
-import { errorText } from "../../lib/api";
+import { ApiError, errorText } from "../../lib/api";
+import type { SignedNostrEvent } from "../../lib/nostr";
 import { useAuth } from "../auth/auth-context";
+import { currentSigner, SIGNER_TEXTS } from "../auth/signer";
+import { useConfig } from "../config/use-config";
 import { profileKeys, useReviews } from "../profile/use-profile";
 import { gigApi, type ReviewInput } from "./gig-api";
 import { gigPermissions } from "./gig-roles";
+import { REVIEW_SIGNATURE_TEXTS, signReview } from "./review-signature";
 import type { Gig } from "./types";
 
 export const DEFAULT_RATING = 5;
@@ -133,6 +139,18 @@ export function GigReviewPanel({
   );
 }
 
+/** The server refused the signed event (it does not match the review, or its signature is wrong): 400 review_event_refused. */
+function isSignatureRefused(err: unknown): boolean {
+  if (!(err instanceof ApiError) || err.status !== 400) return false;
+  try {
+    return (JSON.parse(err.body) as { error?: unknown }).error === "review_event_refused";
+  } catch {
+    return false;
+  }
+}
+
+type Phase = "idle" | "signing" | "sending" | "sending-unsigned";
+
 function ReviewForm({
   gig,
   revieweeId,
@@ -150,31 +168,55 @@ function ReviewForm({
 }) {
   const id = useId();
   const { toast } = useToast();
+  const { user } = useAuth();
+  const { data: config } = useConfig();
   const queryClient = useQueryClient();
   const [rating, setRating] = useState(DEFAULT_RATING);
   const [comment, setComment] = useState("");
-  const [sending, setSending] = useState(false);
+  const [phase, setPhase] = useState<Phase>("idle");
+  // Why the review cannot be signed by the app's signer (it failed, or the server refused what it signed): the form
+  // then offers a private key for this one signature, or sending it unsigned.
+  const [signFailure, setSignFailure] = useState<string | null>(null);
+  const [typedKey, setTypedKey] = useState("");
+  const [keyVisible, setKeyVisible] = useState(false);
+  const [keyError, setKeyError] = useState<string | null>(null);
+  const signing = useRef<AbortController | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   // Right after the action the step may sit below the fold of the modal: bring it into view.
   useEffect(() => {
     if (intro) formRef.current?.scrollIntoView?.({ behavior: "smooth", block: "nearest" });
   }, [intro]);
+  // A signature still awaited when the form goes away is given up.
+  useEffect(() => () => signing.current?.abort(), []);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const signer = currentSigner();
+  const askForKey = !signer || signFailure !== null;
+  const busy = phase !== "idle";
+
+  /** The review as the rules read it, or null after telling the member what is wrong. */
+  const checked = (): ReviewInput | null => {
     const check = reviewSchema.safeParse({ rating, comment, revieweeId });
     if (!check.success) {
       const message = check.error.issues[0]?.message ?? INVALID_RATING;
       const { title, description } = splitMessage(message);
       toast({ title, description, variant: "destructive" });
-      return;
+      return null;
     }
     const review: ReviewInput = { rating: check.data.rating, revieweeId };
     if (check.data.comment) review.comment = check.data.comment;
-    setSending(true);
+    return review;
+  };
+
+  const send = async (review: ReviewInput) => {
+    setPhase(review.event ? "sending" : "sending-unsigned");
     try {
       await gigApi.review(gig.id, review);
-      toast({ title: "Review Submitted", description: `Thank you for rating the ${other}.` });
+      toast({
+        title: "Review Submitted",
+        description: review.event
+          ? `Thank you for rating the ${other}. Your review is signed with your Nostr key, so anyone can verify it.`
+          : `Thank you for rating the ${other}.`,
+      });
       onFinished();
     } catch (err) {
       if (isAlreadySubmitted(err)) {
@@ -188,14 +230,68 @@ function ReviewForm({
           description: invalid ? splitMessage(text).description : text,
           variant: "destructive",
         });
+        if (review.event && isSignatureRefused(err)) setSignFailure(text);
       }
     } finally {
-      setSending(false);
+      setPhase("idle");
       void queryClient.invalidateQueries({ queryKey: profileKeys.reviews(revieweeId) });
       void queryClient.invalidateQueries({ queryKey: profileKeys.byNpubAll() });
     }
   };
 
+  /** Signs the review (the app's signer, or the typed key), then sends it with its event. */
+  const signAndSend = async (how: "current" | "key") => {
+    const review = checked();
+    if (!review || !user) return;
+    const controller = new AbortController();
+    signing.current = controller;
+    setKeyError(null);
+    setPhase("signing");
+    let event: SignedNostrEvent;
+    try {
+      event = await signReview(
+        {
+          gig,
+          revieweeId,
+          revieweeRole: other,
+          rating: review.rating,
+          comment: review.comment ?? null,
+          platformPubkey: config?.nostr?.platformPubkey ?? null,
+        },
+        user,
+        how === "key" ? { kind: "key", typed: typedKey } : { kind: "current", signal: controller.signal },
+      );
+    } catch (err) {
+      setPhase("idle");
+      if (controller.signal.aborted) return; // Cancelled: the form waits as it was.
+      const text = errorText(err, "Your review could not be signed.");
+      if (how === "key") setKeyError(text);
+      else setSignFailure(text);
+      return;
+    } finally {
+      if (signing.current === controller) signing.current = null;
+    }
+    if (controller.signal.aborted) {
+      setPhase("idle");
+      return;
+    }
+    setTypedKey("");
+    await send({ ...review, event });
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    void signAndSend(askForKey ? "key" : "current");
+  };
+
+  const sendUnsigned = () => {
+    const review = checked();
+    if (review) void send(review);
+  };
+
+  const keyId = `${id}-key`;
+  const keyHint = "Used only in your browser for this one signature; never stored or sent.";
   return (
     <form ref={formRef} onSubmit={submit} noValidate aria-labelledby={`${id}-title`} className="flex flex-col gap-3 rounded-lg border border-brand-200 bg-brand-50/40 p-3">
       <div className="flex flex-col gap-1">
@@ -220,12 +316,79 @@ function ReviewForm({
           placeholder={other === "hirer" ? "Clear brief, quick answers..." : "Delivered on time, great communication..."}
         />
       </div>
-      <div className="flex justify-end gap-2">
-        <Button size="sm" variant="ghost" onClick={onSkip} disabled={sending}>
-          {intro ? "Skip for Now" : "Cancel"}
-        </Button>
-        <Button type="submit" size="sm" disabled={sending}>
-          {sending ? "Submitting..." : "Submit Review"}
+      {askForKey ? (
+        <div role="group" aria-labelledby={`${id}-sign-title`} className="flex flex-col gap-2 rounded-md border border-stone-200 bg-white p-3">
+          <h4 id={`${id}-sign-title`} className="flex items-center gap-1.5 text-sm font-semibold">
+            <KeyIcon size={16} />
+            Sign your review
+          </h4>
+          {signFailure ? (
+            <p role="alert" className="text-sm text-stone-700">
+              {signFailure} {REVIEW_SIGNATURE_TEXTS.signFailed}
+            </p>
+          ) : (
+            <p className="text-sm text-stone-700">{REVIEW_SIGNATURE_TEXTS.noSigner}</p>
+          )}
+          <FormField id={keyId} label="Your private key (nsec or hex)" hint={keyHint} error={keyError}>
+            <div className="relative">
+              <Input
+                id={keyId}
+                type={keyVisible ? "text" : "password"}
+                value={typedKey}
+                onChange={(e) => {
+                  setTypedKey(e.target.value);
+                  setKeyError(null);
+                }}
+                placeholder="nsec1..."
+                autoComplete="off"
+                autoCapitalize="off"
+                spellCheck={false}
+                className="pr-10 font-mono"
+                aria-invalid={keyError ? true : undefined}
+                aria-describedby={describedBy(keyId, keyHint, keyError)}
+              />
+              <button
+                type="button"
+                className="absolute top-1/2 right-1 flex h-8 w-8 -translate-y-1/2 cursor-pointer items-center justify-center rounded-md text-stone-500 hover:bg-stone-100"
+                aria-label={keyVisible ? "Hide private key" : "Show private key"}
+                aria-pressed={keyVisible}
+                onClick={() => setKeyVisible((v) => !v)}
+              >
+                {keyVisible ? <EyeOffIcon /> : <EyeIcon />}
+              </button>
+            </div>
+          </FormField>
+        </div>
+      ) : (
+        <p className="flex items-center gap-1.5 text-xs text-stone-600">
+          <ShieldIcon size={14} className="shrink-0 text-green-700" />
+          Your {SIGNER_TEXTS.name[signer.kind]} signs this review with your Nostr key, so anyone can verify it.
+        </p>
+      )}
+      <div className="flex flex-wrap justify-end gap-2">
+        {phase === "signing" && !askForKey ? (
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              signing.current?.abort();
+              setPhase("idle");
+            }}
+          >
+            Cancel
+          </Button>
+        ) : (
+          <Button size="sm" variant="ghost" onClick={onSkip} disabled={busy}>
+            {intro ? "Skip for Now" : "Cancel"}
+          </Button>
+        )}
+        {askForKey && (
+          <Button size="sm" variant="outline" onClick={sendUnsigned} disabled={busy}>
+            {phase === "sending-unsigned" ? "Submitting..." : "Submit Unsigned"}
+          </Button>
+        )}
+        <Button type="submit" size="sm" disabled={busy}>
+          {phase === "signing" ? "Signing..." : phase === "sending" ? "Submitting..." : askForKey ? "Sign & Submit" : "Submit Review"}
         </Button>
       </div>
     </form>

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
-import { StarIcon } from "../../components/ui/icons";
+import { Badge } from "../../components/ui/badge";
+import { CheckIcon, ExternalLinkIcon, StarIcon } from "../../components/ui/icons";
 import { formatDate, shorten } from "../../lib/format";
 import type { Review } from "./types";
 
@@ -11,6 +12,25 @@ export function Stars({ rating }: { rating: number }) {
       {[1, 2, 3, 4, 5].map((n) => (
         <StarIcon key={n} size={14} filled={n <= whole} className={n <= whole ? undefined : "text-stone-300"} />
       ))}
+    </span>
+  );
+}
+
+/**
+ * A review signed by its reviewer's Nostr key and checked by the server (docs/decisions/028): "Verified", and a
+ * `nostr:` link to the event, so anyone can check the signature in a Nostr app. Unsigned reviews show nothing.
+ */
+export function SignedOnNostr({ nevent }: { nevent: string }) {
+  return (
+    <span className="flex items-center gap-2 text-xs">
+      <Badge variant="success" title="Signed by the reviewer's Nostr key; the signature was checked">
+        <CheckIcon size={12} />
+        Verified
+      </Badge>
+      <a href={`nostr:${nevent}`} title="Open the signed review in a Nostr app" className="inline-flex items-center gap-1 font-medium text-stone-600 underline-offset-2 hover:text-brand-700 hover:underline">
+        Signed on Nostr
+        <ExternalLinkIcon size={12} />
+      </a>
     </span>
   );
 }
@@ -37,7 +57,10 @@ export function ReviewsList({ reviews }: { reviews: Review[] }) {
                   {formatDate(review.createdAt)}
                 </time>
               </div>
-              <Stars rating={review.rating} />
+              <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                <Stars rating={review.rating} />
+                {review.verified && review.nevent && <SignedOnNostr nevent={review.nevent} />}
+              </div>
               {review.comment && <p className="text-sm text-stone-700 whitespace-pre-line">{review.comment}</p>}
             </div>
           </li>

@@ -18,4 +18,9 @@ export interface Review {
   reviewerName: string | null;
   reviewerPicture: string | null;
   reviewerUsername: string | null;
+  /** Signed by the reviewer's Nostr key and checked by the server (docs/decisions/028); false or absent: sent unsigned. */
+  verified?: boolean;
+  /** The signed review's event id and its NIP-19 nevent (a `nostr:` link opens it in a Nostr app); null when unsigned. */
+  nostrEventId?: string | null;
+  nevent?: string | null;
 }
