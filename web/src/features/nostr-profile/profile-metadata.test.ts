@@ -26,6 +26,13 @@ describe("profileMetadataFromUser", () => {
     expect(profileMetadataFromUser(user).lud16).toBe("ada@gigstr.test");
   });
 
+  it("names the member by their alias for NIP-05 when they have set no identifier of their own", () => {
+    const withAlias = makeUser({ nip05: null, gigstrAlias: "ada", gigstrAliasAddress: "ada@gigstr.test" });
+    expect(profileMetadataFromUser(withAlias).nip05).toBe("ada@gigstr.test");
+    const ownToo = makeUser({ nip05: "ada@example.com", gigstrAlias: "ada", gigstrAliasAddress: "ada@gigstr.test" });
+    expect(profileMetadataFromUser(ownToo).nip05).toBe("ada@example.com");
+  });
+
   it("puts an LNURL in lud06, not lud16", () => {
     const lnurl = "lnurl1dp68gurn8ghj7um9wfmxjcm99e3k7mf0v9cxj0m385ekvcenxc6r2c35xvukxefcv5mkvv34x5ekzd3ev56nyd3hxqurzepexejxxepnxscrvwfnv9nxzcn9xq6xyefhvgcxxcmyxymnserxfq5fns";
     const metadata = profileMetadataFromUser(makeUser({ lightningAddress: lnurl }));

@@ -24,7 +24,8 @@ function text(value: string | null | undefined): string | undefined {
 }
 
 /**
- * What Gigstr publishes: the member's display name (as name and display_name), bio, picture, NIP-05 and the
+ * What Gigstr publishes: the member's display name (as name and display_name), bio, picture, NIP-05 (their own,
+ * else their alias: alias@ALIAS_DOMAIN, which this site's NIP-05 answer names) and the
  * Lightning address to be paid at (the alias if claimed, else the payout address; an LNURL goes in lud06).
  * A kind 0 replaces the whole Nostr profile, so the fields of the current one (banner, website, ...) are
  * kept, and a field Gigstr has no value for keeps its current value rather than being blanked.
@@ -39,7 +40,8 @@ export function profileMetadataFromUser(user: OwnUser, current: ProfileMetadata 
   set("display_name", displayName);
   set("about", text(user.bio));
   set("picture", text(user.profilePicture));
-  set("nip05", text(user.nip05));
+  // A member's own NIP-05 identifier; else their Gigstr alias, which /.well-known/nostr.json vouches for (issue 27).
+  set("nip05", text(user.nip05) ?? text(user.gigstrAliasAddress));
   const payTo = text(user.gigstrAliasAddress) ?? text(user.lightningAddress);
   if (payTo && /^lnurl/i.test(payTo)) set("lud06", payTo);
   else set("lud16", payTo);
