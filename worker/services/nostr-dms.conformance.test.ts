@@ -1,96 +1,42 @@
 // Notifications as NIP-17 private messages on a real relay, as the member's Nostr client sees them
 // (docs/decisions/026): the Worker's own services (a funded gig, interest in it: the notification, through
 // Deps.committed as composition.ts builds it) on a real D1 (wrangler's platform proxy), the outbox sent by the
-// cron's job over its real transport to @nostr-relay/core on 127.0.0.1 (scripts/local-nostr/relay.ts, the relay
+// cron's job over its real transport to @nostr-relay/core on 127.0.0.1 (scripts/local-nostr/w.relay().ts, the relay
 // `npm start` runs), and a client subscribed there to kind 1059 for the member's key, which unwraps what it gets
 // with the member's secret key (nostr-tools' nip17). Runs in Node (the "nwc" test project): the relay cannot run
 // inside workerd. The rules are tested inside workerd too (nostr-dms.test.ts).
 import { unwrapEvent } from "nostr-tools/nip17";
 import { Relay } from "nostr-tools/relay";
-import { finalizeEvent, generateSecretKey, getPublicKey, type Event } from "nostr-tools/pure";
-import { bytesToHex } from "nostr-tools/utils";
+import { finalizeEvent, generateSecretKey, type Event } from "nostr-tools/pure";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRelay, type LocalRelay } from "../../scripts/local-nostr/relay";
-import { makeDeps } from "../composition";
+import { describe, expect, it } from "vitest";
+import { startRelay } from "../../scripts/local-nostr/relay";
 import type { UserRow } from "../db/client";
-import { notifications, users } from "../db/schema";
-import type { Env } from "../env";
+import { notifications } from "../db/schema";
 import { decodeInvoice } from "../lightning/invoice";
-import { startNodeD1, type NodeD1 } from "../test/node-d1";
+import { NOSTR_WORLD_ORIGIN, useNostrWorld } from "../test/nostr-world";
 import { markInvoicePaid } from "./escrow";
 import { postGig } from "./gigs";
 import { sendInterest } from "./interest";
-import { publishNostrOutbox } from "./nostr-outbox";
 
-const platformKey = generateSecretKey();
-const platform = getPublicKey(platformKey);
-
-let relay: LocalRelay;
-let d1: NodeD1;
-let client: Relay;
+const w = useNostrWorld();
+const { platformKey, platform } = w;
 /** Every gift wrap the subscribed client received on the default relay. */
 const received: Event[] = [];
-const pending: Promise<unknown>[] = [];
-
-beforeAll(async () => {
-  // The services forget a gig's cached page after each change (the Workers Cache API, which Node lacks).
-  (globalThis as { caches?: unknown }).caches ??= { default: { delete: async () => true } };
-  relay = await startRelay();
-  d1 = await startNodeD1();
-  client = await Relay.connect(relay.url);
-}, 60_000);
-
-afterAll(async () => {
-  client?.close();
-  await relay?.close();
-  await d1?.dispose();
-});
-
-function envWith(relays: string): Env {
-  const noObject = { idFromName: () => ({}), get: () => ({ watchFunding: async () => {}, announce: async () => {} }) };
-  return {
-    LIGHTNING_BACKEND: "dev",
-    LOCAL_DEV: "1",
-    NOSTR_SECRET_KEY: bytesToHex(platformKey),
-    NOSTR_RELAYS: relays,
-    GIG_ROOM: noObject,
-    MEMBER_INBOX: noObject,
-  } as unknown as Env;
-}
-
-const ORIGIN = "http://127.0.0.1:8787";
-const depsFor = () => makeDeps(envWith(relay.url), (work) => void pending.push(work()), { db: d1.db, origin: ORIGIN });
-
-async function settle() {
-  while (pending.length > 0) await Promise.all(pending.splice(0));
-}
-
-/** The cron's Nostr job, `minutesLater` into the future (so every back-off has run out). */
-async function cron(minutesLater = 0) {
-  await settle();
-  return publishNostrOutbox({ db: d1.db, env: envWith(relay.url) }, { now: new Date(Date.now() + minutesLater * 60_000), timeoutMs: 3_000 });
-}
 
 /** A member with their own secret key (their Nostr client has it), with the DM setting as given. */
-async function member(name: string, dms: boolean): Promise<{ row: UserRow; secretKey: Uint8Array; pubkey: string }> {
-  const id = crypto.randomUUID();
-  const secretKey = generateSecretKey();
-  const pubkey = getPublicKey(secretKey);
-  await d1.db.insert(users).values({ id, username: `${name}-${id.slice(0, 6)}`, nostrPubkey: pubkey, lightningAddress: `${name}@wallet.test`, nostrDmNotifications: dms });
-  return { row: (await d1.db.query.users.findFirst({ where: eq(users.id, id) }))!, secretKey, pubkey };
-}
+const member = (name: string, dms: boolean) => w.member(name, { nostrDmNotifications: dms });
 
 /** `hirer` posts and funds a job; `interested` sends interest in it, which notifies the hirer. Answers the gig and that notification. */
 async function interestIn(hirer: UserRow, interested: UserRow) {
-  const deps = depsFor();
+  const deps = w.deps();
   const posted = await postGig(deps, hirer, { gigType: "job_request", title: "Relay monitoring", description: "Watch five relays.", category: "Development", payment: 18_000, timeframe: 7 });
   const bolt11 = posted.paymentRequest!;
   await deps.devWallet!.payDevInvoice(bolt11);
   expect(await markInvoicePaid(deps, decodeInvoice(bolt11).paymentHash)).toBe("funded");
-  await sendInterest(depsFor(), interested, posted.gig.id, "I run relays.");
-  await settle();
-  const notice = await d1.db.query.notifications.findFirst({ where: and(eq(notifications.userId, hirer.id), eq(notifications.gigId, posted.gig.id)) });
+  await sendInterest(w.deps(), interested, posted.gig.id, "I run relays.");
+  await w.settle();
+  const notice = await w.d1().db.query.notifications.findFirst({ where: and(eq(notifications.userId, hirer.id), eq(notifications.gigId, posted.gig.id)) });
   expect(notice).toMatchObject({ type: "interest" });
   return { gigId: posted.gig.id, notice: notice! };
 }
@@ -113,13 +59,13 @@ describe("a notification as a NIP-17 private message on a real relay", () => {
     const hirer = await member("dm-hirer", true);
     const quiet = await member("quiet-hirer", false);
     const worker = await member("dm-worker", false);
-    client.subscribe([{ kinds: [1059], "#p": [hirer.pubkey, quiet.pubkey] }], { onevent: (e) => void received.push(e) });
+    w.client().subscribe([{ kinds: [1059], "#p": [hirer.pubkey, quiet.pubkey] }], { onevent: (e) => void received.push(e) });
 
     const { gigId, notice } = await interestIn(hirer.row, worker.row);
     await interestIn(quiet.row, worker.row);
     expect(received.filter(addressedTo(hirer.pubkey))).toEqual([]); // nothing before the cron
 
-    const run = await cron();
+    const run = await w.cron();
     expect(run.failed).toBe(0);
     const wrap = await seen(received, addressedTo(hirer.pubkey), "the member's gift wrap");
     expect(wrap.pubkey).not.toBe(platform); // a one-time key signs the wrap
@@ -130,7 +76,7 @@ describe("a notification as a NIP-17 private message on a real relay", () => {
     expect(rumor.tags).toContainEqual(["p", hirer.pubkey]);
     expect(rumor.content).toContain(notice.title);
     expect(rumor.content).toContain(notice.message);
-    expect(rumor.content).toContain(`${ORIGIN}/gig/${gigId}`);
+    expect(rumor.content).toContain(`${NOSTR_WORLD_ORIGIN}/gig/${gigId}`);
 
     // Nobody else's key opens it: not another member's, not even the platform's own.
     expect(() => unwrapEvent(wrap, generateSecretKey())).toThrow();
@@ -138,11 +84,11 @@ describe("a notification as a NIP-17 private message on a real relay", () => {
     expect(() => unwrapEvent(wrap, platformKey)).toThrow();
 
     // One wrap, sent once; the member without the setting gets nothing on Nostr.
-    await cron(120);
+    await w.cron(120);
     await new Promise((r) => setTimeout(r, 200));
     expect(received.filter(addressedTo(hirer.pubkey))).toHaveLength(1);
-    expect(relay.events.filter(addressedTo(hirer.pubkey))).toHaveLength(1);
-    expect(relay.events.filter(addressedTo(quiet.pubkey))).toEqual([]);
+    expect(w.relay().events.filter(addressedTo(hirer.pubkey))).toHaveLength(1);
+    expect(w.relay().events.filter(addressedTo(quiet.pubkey))).toEqual([]);
     expect(received.filter(addressedTo(quiet.pubkey))).toEqual([]);
   });
 
@@ -152,22 +98,22 @@ describe("a notification as a NIP-17 private message on a real relay", () => {
       const hirer = await member("inbox-hirer", true);
       const worker = await member("inbox-worker", false);
       // The member's client publishes their DM relay list where clients look for it (the default relays).
-      await client.publish(finalizeEvent({ kind: 10050, created_at: Math.floor(Date.now() / 1000), tags: [["relay", inbox.url]], content: "" }, hirer.secretKey));
+      await w.client().publish(finalizeEvent({ kind: 10050, created_at: Math.floor(Date.now() / 1000), tags: [["relay", inbox.url]], content: "" }, hirer.secretKey));
 
       const inboxEvents: Event[] = [];
       const inboxClient = await Relay.connect(inbox.url);
       try {
         inboxClient.subscribe([{ kinds: [1059], "#p": [hirer.pubkey] }], { onevent: (e) => void inboxEvents.push(e) });
         const { gigId, notice } = await interestIn(hirer.row, worker.row);
-        expect((await cron()).failed).toBe(0);
+        expect((await w.cron()).failed).toBe(0);
 
         const wrap = await seen(inboxEvents, addressedTo(hirer.pubkey), "the gift wrap on the member's DM relay");
         const rumor = unwrapEvent(wrap, hirer.secretKey);
         expect(rumor).toMatchObject({ kind: 14, pubkey: platform });
-        expect(rumor.content).toBe(`${notice.title}\n\n${notice.message}\n\n${ORIGIN}/gig/${gigId}`);
+        expect(rumor.content).toBe(`${notice.title}\n\n${notice.message}\n\n${NOSTR_WORLD_ORIGIN}/gig/${gigId}`);
         // On their DM relay, not on the default one.
         expect(inbox.events.filter(addressedTo(hirer.pubkey))).toHaveLength(1);
-        expect(relay.events.filter(addressedTo(hirer.pubkey))).toEqual([]);
+        expect(w.relay().events.filter(addressedTo(hirer.pubkey))).toEqual([]);
       } finally {
         inboxClient.close();
       }

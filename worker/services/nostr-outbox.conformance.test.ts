@@ -1,110 +1,60 @@
 // Gigstr's gig listings on a real relay, as any Nostr client sees them: the Worker's own services (posting,
 // funding, claims, cancels, the admin's removal, through Deps.committed as composition.ts builds it) on a real D1
 // (wrangler's platform proxy), the outbox sent by the cron's job over its real transport (nostr-tools' relay
-// client on Node's WebSocket) to @nostr-relay/core on 127.0.0.1 (scripts/local-nostr/relay.ts, the relay
+// client on Node's WebSocket) to @nostr-relay/core on 127.0.0.1 (scripts/local-nostr/w.relay().ts, the relay
 // `npm start` runs), and a client subscribed there to kind 30402 by the platform's key. Runs in Node (the "nwc"
 // test project): the relay cannot run inside workerd. The outbox's rules are tested inside workerd too
 // (nostr-outbox.test.ts).
 import { createServer } from "node:net";
 import { Relay } from "nostr-tools/relay";
-import { generateSecretKey, getPublicKey, verifyEvent, type Event } from "nostr-tools/pure";
-import { bytesToHex } from "nostr-tools/utils";
+import { verifyEvent, type Event } from "nostr-tools/pure";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startDropProxy } from "../../scripts/local-nostr/drop-proxy";
-import { startRelay, type LocalRelay } from "../../scripts/local-nostr/relay";
+import { startRelay } from "../../scripts/local-nostr/relay";
 import { listingAddress } from "../../domain/nostr-listing";
-import { makeDeps } from "../composition";
 import type { UserRow } from "../db/client";
-import { nostrOutbox, users } from "../db/schema";
-import type { Env } from "../env";
+import { nostrOutbox } from "../db/schema";
 import { decodeInvoice } from "../lightning/invoice";
-import { startNodeD1, type NodeD1 } from "../test/node-d1";
+import { useNostrWorld } from "../test/nostr-world";
 import { deleteGigAsAdmin } from "./admin";
 import { markInvoicePaid } from "./escrow";
 import { cancelGig, claimGig } from "./gig-actions";
 import { postGig } from "./gigs";
 import { decideInterest, sendInterest } from "./interest";
-import { publishNostrOutbox } from "./nostr-outbox";
 
-const platformKey = generateSecretKey();
-const platform = getPublicKey(platformKey);
-
-let relay: LocalRelay;
-let d1: NodeD1;
-let client: Relay;
+const w = useNostrWorld();
+const { platformKey, platform } = w;
 /** Every event the subscribed client received (kinds 30402 and 5 by the platform's key), in order. */
 const received: Event[] = [];
-const pending: Promise<unknown>[] = [];
 
-beforeAll(async () => {
-  // The services forget a gig's cached page after each change (the Workers Cache API, which Node lacks).
-  (globalThis as { caches?: unknown }).caches ??= { default: { delete: async () => true } };
-  relay = await startRelay();
-  d1 = await startNodeD1();
-  client = await Relay.connect(relay.url);
-  client.subscribe([{ kinds: [30402, 5], authors: [platform] }], { onevent: (e) => void received.push(e) });
-}, 60_000);
-
-afterAll(async () => {
-  client?.close();
-  await relay?.close();
-  await d1?.dispose();
+beforeAll(() => {
+  w.client().subscribe([{ kinds: [30402, 5], authors: [platform] }], { onevent: (e) => void received.push(e) });
 });
 
-/** The Worker's settings for this run: the platform key, and the relays the outbox sends to. */
-function envWith(relays: string): Env {
-  const noObject = { idFromName: () => ({}), get: () => ({ watchFunding: async () => {}, announce: async () => {} }) };
-  return {
-    LIGHTNING_BACKEND: "dev",
-    LOCAL_DEV: "1",
-    NOSTR_SECRET_KEY: bytesToHex(platformKey),
-    NOSTR_RELAYS: relays,
-    GIG_ROOM: noObject,
-    MEMBER_INBOX: noObject,
-  } as unknown as Env;
-}
-
-/** The Worker's deps as a request makes them (composition.ts), its deferred work collected to be awaited. */
-const depsFor = (relays = relay.url) => makeDeps(envWith(relays), (work) => void pending.push(work()), { db: d1.db, origin: "http://127.0.0.1:8787" });
-
-async function settle() {
-  while (pending.length > 0) await Promise.all(pending.splice(0));
-}
-
-/** The cron's Nostr job, `minutesLater` into the future (so every back-off has run out). */
-async function cron(minutesLater = 0, relays = relay.url) {
-  await settle();
-  return publishNostrOutbox({ db: d1.db, env: envWith(relays) }, { now: new Date(Date.now() + minutesLater * 60_000), timeoutMs: 3_000 });
-}
-
-async function member(name: string): Promise<UserRow> {
-  const id = crypto.randomUUID();
-  await d1.db.insert(users).values({ id, username: `${name}-${id.slice(0, 6)}`, nostrPubkey: getPublicKey(generateSecretKey()), lightningAddress: `${name}@wallet.test` });
-  return (await d1.db.query.users.findFirst({ where: eq(users.id, id) }))!;
-}
+const member = async (name: string) => (await w.member(name)).row;
 
 async function postJob(hirer: UserRow, title: string) {
-  const deps = depsFor();
+  const deps = w.deps();
   const posted = await postGig(deps, hirer, { gigType: "job_request", title, description: `${title}: details inside.`, category: "Development", payment: 15_000, timeframe: 7 });
-  await settle();
+  await w.settle();
   return { gigId: posted.gig.id, bolt11: posted.paymentRequest! };
 }
 
 async function fund(bolt11: string) {
-  const deps = depsFor();
+  const deps = w.deps();
   await deps.devWallet!.payDevInvoice(bolt11);
   expect(await markInvoicePaid(deps, decodeInvoice(bolt11).paymentHash)).toBe("funded");
-  await settle();
+  await w.settle();
 }
 
 async function claim(gigId: string, hirer: UserRow, worker: UserRow) {
-  const deps = depsFor();
+  const deps = w.deps();
   const interest = await sendInterest(deps, worker, gigId, "I can do this.");
   await decideInterest(deps, hirer, interest.id, "approve");
   await decideInterest(deps, hirer, interest.id, "enable-claim");
   await claimGig(deps, worker, gigId);
-  await settle();
+  await w.settle();
 }
 
 /** Waits until the client received an event matching `match` (the relay pushes it to the live subscription). */
@@ -123,7 +73,7 @@ const listingOf = (gigId: string, status: string) => (e: Event) => e.kind === 30
 
 /** What a client that connects now gets for the gig's listing (the relay keeps the newest version only). */
 async function storedListings(gigId: string): Promise<Event[]> {
-  const fresh = await Relay.connect(relay.url);
+  const fresh = await Relay.connect(w.relay().url);
   try {
     return await new Promise<Event[]>((resolve) => {
       const events: Event[] = [];
@@ -146,13 +96,13 @@ describe("the gig listings on a real relay, as a subscribed Nostr client sees th
     const worker = await member("worker");
     const unpaid = await postJob(hirer, "Never paid for");
     const job = await postJob(hirer, "Write a Nostr bot");
-    await cron();
+    await w.cron();
     expect(received.filter((e) => tag(e, "d") === job.gigId)).toEqual([]);
 
     await fund(job.bolt11);
     // With the first listing, the cron knows the public origin: the NIP-89 announcement goes out with it.
-    expect(await cron()).toMatchObject({ published: 2, failed: 0, announcement: "announced" });
-    const handler = relay.events.find((e) => e.kind === 31990 && e.pubkey === platform);
+    expect(await w.cron()).toMatchObject({ published: 2, failed: 0, announcement: "announced" });
+    const handler = w.relay().events.find((e) => e.kind === 31990 && e.pubkey === platform);
     expect(handler?.tags).toContainEqual(["web", "http://127.0.0.1:8787/gig/<bech32>", "naddr"]);
     const active = await seen(listingOf(job.gigId, "active"), "the funded gig's listing");
     expect(verifyEvent(active)).toBe(true);
@@ -163,14 +113,14 @@ describe("the gig listings on a real relay, as a subscribed Nostr client sees th
     expect(tag(active, "r")).toBe(`http://127.0.0.1:8787/gig/${job.gigId}`);
 
     await claim(job.gigId, hirer, worker);
-    await cron();
+    await w.cron();
     const sold = await seen(listingOf(job.gigId, "sold"), "the claimed gig's replacement");
     expect(sold.created_at).toBeGreaterThan(active.created_at);
     expect(await storedListings(job.gigId)).toEqual([sold]);
 
-    await cron(120);
+    await w.cron(120);
     expect(received.some((e) => tag(e, "d") === unpaid.gigId)).toBe(false);
-    expect(relay.events.some((e) => e.tags.some((t) => t[0] === "d" && t[1] === unpaid.gigId))).toBe(false);
+    expect(w.relay().events.some((e) => e.tags.some((t) => t[0] === "d" && t[1] === unpaid.gigId))).toBe(false);
   });
 
   it("a cancelled gig's listing is replaced by one no longer active; a gig the admin removes is deleted (NIP-09)", async () => {
@@ -179,13 +129,13 @@ describe("the gig listings on a real relay, as a subscribed Nostr client sees th
     const removed = await postJob(hirer, "Something against the rules");
     await fund(cancelled.bolt11);
     await fund(removed.bolt11);
-    await cron();
+    await w.cron();
     await seen(listingOf(cancelled.gigId, "active"), "the first listing");
     await seen(listingOf(removed.gigId, "active"), "the second listing");
 
-    await cancelGig(depsFor(), hirer, cancelled.gigId);
-    await deleteGigAsAdmin(depsFor(), removed.gigId);
-    await cron();
+    await cancelGig(w.deps(), hirer, cancelled.gigId);
+    await deleteGigAsAdmin(w.deps(), removed.gigId);
+    await w.cron();
     await seen(listingOf(cancelled.gigId, "sold"), "the cancelled gig's replacement");
     const deletion = await seen((e) => e.kind === 5 && e.tags.some((t) => t[0] === "a" && t[1] === listingAddress(platform, removed.gigId)), "the removed gig's deletion");
     expect(verifyEvent(deletion)).toBe(true);
@@ -195,37 +145,37 @@ describe("the gig listings on a real relay, as a subscribed Nostr client sees th
 
   it("a relay that refuses, then one that is down: the event is retried later and published once", async () => {
     const hirer = await member("hirer");
-    const proxy = await startDropProxy(relay.url, { isRequest: (e) => e.kind === 30402 });
+    const proxy = await startDropProxy(w.relay().url, { isRequest: (e) => e.kind === 30402 });
     try {
       const job = await postJob(hirer, "Retry me");
       await fund(job.bolt11);
-      const rowOf = async () => (await d1.db.select().from(nostrOutbox).where(eq(nostrOutbox.address, listingAddress(platform, job.gigId))))[0]!;
+      const rowOf = async () => (await w.d1().db.select().from(nostrOutbox).where(eq(nostrOutbox.address, listingAddress(platform, job.gigId))))[0]!;
 
       proxy.nextEvent("refuse");
-      expect(await cron(0, proxy.url)).toMatchObject({ failed: 1, published: 0 });
+      expect(await w.cron(0, proxy.url)).toMatchObject({ failed: 1, published: 0 });
       let row = await rowOf();
       expect(row).toMatchObject({ attempts: 1, publishedAt: null });
       expect(row.lastError).toContain("blocked: refused by the proxy");
       // Not due again before its back-off.
-      expect(await cron(0, proxy.url)).toMatchObject({ sent: 0 });
+      expect(await w.cron(0, proxy.url)).toMatchObject({ sent: 0 });
 
       proxy.refuseConnections(true);
-      expect(await cron(2, proxy.url)).toMatchObject({ failed: 1 });
+      expect(await w.cron(2, proxy.url)).toMatchObject({ failed: 1 });
       row = await rowOf();
       expect(row.attempts).toBe(2);
       expect(row.lastError).toMatch(/could not connect/);
 
       proxy.refuseConnections(false);
-      expect(await cron(10, proxy.url)).toMatchObject({ published: 1, failed: 0 });
+      expect(await w.cron(10, proxy.url)).toMatchObject({ published: 1, failed: 0 });
       row = await rowOf();
       expect(row.publishedAt).not.toBeNull();
       expect(row.doneAt).not.toBeNull();
       await seen(listingOf(job.gigId, "active"), "the retried listing");
 
       // Done: later runs send it no more, and the relay has it once.
-      await cron(180, proxy.url);
+      await w.cron(180, proxy.url);
       expect(proxy.stats.forwarded).toBe(1);
-      expect(relay.events.filter((e) => e.id === row.id)).toHaveLength(1);
+      expect(w.relay().events.filter((e) => e.id === row.id)).toHaveLength(1);
       expect(received.filter((e) => e.id === row.id)).toHaveLength(1);
     } finally {
       await proxy.close();
@@ -238,10 +188,10 @@ describe("the gig listings on a real relay, as a subscribed Nostr client sees th
     const hirer = await member("hirer");
     const job = await postJob(hirer, "Wait for the relay");
     await fund(job.bolt11);
-    expect(await cron(0, address)).toMatchObject({ failed: 1 });
+    expect(await w.cron(0, address)).toMatchObject({ failed: 1 });
     const back = await startRelay(port);
     try {
-      expect(await cron(2, address)).toMatchObject({ published: 1 });
+      expect(await w.cron(2, address)).toMatchObject({ published: 1 });
       expect(back.events.filter((e) => e.kind === 30402 && tag(e as Event, "d") === job.gigId)).toHaveLength(1);
     } finally {
       await back.close();
