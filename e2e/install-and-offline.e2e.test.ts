@@ -3,7 +3,7 @@
 // market could not be read, why in plain words, never "Failed to fetch"), and when the network is back the
 // banner goes. Mobile.
 import { describe, expect, inject, it } from "vitest";
-import { useBrowser } from "./support/browser";
+import { useBrowser, untilServiceWorkerControls } from "./support/browser";
 import { shotsOnFailure, storyShot } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
@@ -57,11 +57,7 @@ describe("installing and opening offline (mobile)", () => {
     shotsOnFailure("offline-mobile", { visitor: page });
     await page.goto("/");
     await page.getByRole("link", { name: "Gigstr" }).first().waitFor();
-    // The service worker is installed and controls the page (it claims its clients when it activates).
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
-    });
+    await untilServiceWorkerControls(page);
 
     await context.setOffline(true);
     await page.reload();

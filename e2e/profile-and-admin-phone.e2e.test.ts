@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiJson, clientAddress, createSignedInUser } from "./support/api";
-import { VIEWPORTS, launchBrowser, openPage, screenshot } from "./support/browser";
+import { VIEWPORTS, launchBrowser, openPage, screenshot, untilServiceWorkerControls } from "./support/browser";
 import { claimedJob, member, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
 import { ARTIFACTS_DIR } from "./support/paths";
 import { BLOCKING_IMPACTS, axeViolations, formatViolations, overflowingBoxes, settle } from "./support/axe";
@@ -269,10 +269,7 @@ describe("offline on a phone", () => {
     shotsOnFailure("offline-phone", { visitor: page });
     await page.goto("/");
     await page.getByRole("link", { name: "Gigstr" }).first().waitFor();
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
-    });
+    await untilServiceWorkerControls(page);
     await context.setOffline(true);
     await page.reload();
     const banner = page.getByRole("status").filter({ hasText: "You are offline" });

@@ -97,3 +97,11 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export function sessionTokenOf(page: Page): Promise<string | null> {
   return page.evaluate(() => localStorage.getItem("sessionToken"));
 }
+
+/** Waits until the service worker is installed and controls the page (it claims its clients when it activates). */
+export async function untilServiceWorkerControls(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true }));
+  });
+}

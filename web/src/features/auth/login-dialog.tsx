@@ -6,7 +6,7 @@ import { Button } from "../../components/ui/button";
 import { CopyButton } from "../../components/ui/copy-button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { AlertIcon, DownloadIcon, EyeIcon, EyeOffIcon, KeyIcon, ShieldIcon } from "../../components/ui/icons";
-import { FormField, Input, describedBy } from "../../components/ui/input";
+import { FormField, describedBy } from "../../components/ui/input";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { useToast } from "../../components/ui/toast";
 import { cn } from "../../lib/cn";
@@ -14,6 +14,7 @@ import { generateKeys, parsePrivateKey, signWithPrivateKey, type GeneratedKeys }
 import { downloadKeyBackup } from "./key-backup-pdf";
 import { RemoteSignerLogin } from "./remote-signer-login";
 import { extensionSigner } from "./signer";
+import { PrivateKeyInput } from "./private-key-input";
 import { useNostrLogin } from "./use-nostr-login";
 
 export type LoginTab = "extension" | "key" | "create" | "remote";
@@ -177,7 +178,6 @@ function PrivateKeyLogin({ onSignedIn, switchTo }: { onSignedIn: () => void; swi
   const id = useId();
   const { toast } = useToast();
   const [key, setKey] = useState("");
-  const [visible, setVisible] = useState(false);
   const signIn = useNostrLogin(() => {
     setKey("");
     onSignedIn();
@@ -197,29 +197,7 @@ function PrivateKeyLogin({ onSignedIn, switchTo }: { onSignedIn: () => void; swi
   return (
     <form className="flex flex-col gap-4" onSubmit={submit} noValidate>
       <FormField id={id} label="Private Key (nsec or hex)" hint={hint}>
-        <div className="relative">
-          <Input
-            id={id}
-            type={visible ? "text" : "password"}
-            value={key}
-            onChange={(e) => setKey(e.target.value)}
-            placeholder="nsec1..."
-            autoComplete="off"
-            autoCapitalize="off"
-            spellCheck={false}
-            className="pr-10 font-mono"
-            aria-describedby={describedBy(id, hint)}
-          />
-          <button
-            type="button"
-            className="absolute top-1/2 right-1 flex h-8 w-8 -translate-y-1/2 cursor-pointer items-center justify-center rounded-md text-stone-500 hover:bg-stone-100"
-            aria-label={visible ? "Hide private key" : "Show private key"}
-            aria-pressed={visible}
-            onClick={() => setVisible((v) => !v)}
-          >
-            {visible ? <EyeOffIcon /> : <EyeIcon />}
-          </button>
-        </div>
+        <PrivateKeyInput id={id} value={key} onChange={setKey} describedBy={describedBy(id, hint)} />
       </FormField>
       <Button type="submit" size="lg" disabled={signIn.isPending}>
         <KeyIcon />

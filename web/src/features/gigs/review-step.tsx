@@ -8,12 +8,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { INVALID_RATING, reviewSchema } from "../../../../domain/collaboration-schemas";
 import { Button } from "../../components/ui/button";
-import { CheckIcon, EyeIcon, EyeOffIcon, KeyIcon, ShieldIcon, StarIcon } from "../../components/ui/icons";
-import { describedBy, FormField, Input, Label, Textarea } from "../../components/ui/input";
+import { CheckIcon, KeyIcon, ShieldIcon, StarIcon } from "../../components/ui/icons";
+import { describedBy, FormField, Label, Textarea } from "../../components/ui/input";
 import { useToast } from "../../components/ui/toast";
 import { ApiError, errorText } from "../../lib/api";
 import type { SignedNostrEvent } from "../../lib/nostr";
 import { useAuth } from "../auth/auth-context";
+import { PrivateKeyInput } from "../auth/private-key-input";
 import { currentSigner, SIGNER_TEXTS } from "../auth/signer";
 import { useConfig } from "../config/use-config";
 import { profileKeys, useReviews } from "../profile/use-profile";
@@ -178,7 +179,6 @@ function ReviewForm({
   // then offers a private key for this one signature, or sending it unsigned.
   const [signFailure, setSignFailure] = useState<string | null>(null);
   const [typedKey, setTypedKey] = useState("");
-  const [keyVisible, setKeyVisible] = useState(false);
   const [keyError, setKeyError] = useState<string | null>(null);
   const signing = useRef<AbortController | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -330,33 +330,16 @@ function ReviewForm({
             <p className="text-sm text-stone-700">{REVIEW_SIGNATURE_TEXTS.noSigner}</p>
           )}
           <FormField id={keyId} label="Your private key (nsec or hex)" hint={keyHint} error={keyError}>
-            <div className="relative">
-              <Input
-                id={keyId}
-                type={keyVisible ? "text" : "password"}
-                value={typedKey}
-                onChange={(e) => {
-                  setTypedKey(e.target.value);
-                  setKeyError(null);
-                }}
-                placeholder="nsec1..."
-                autoComplete="off"
-                autoCapitalize="off"
-                spellCheck={false}
-                className="pr-10 font-mono"
-                aria-invalid={keyError ? true : undefined}
-                aria-describedby={describedBy(keyId, keyHint, keyError)}
-              />
-              <button
-                type="button"
-                className="absolute top-1/2 right-1 flex h-8 w-8 -translate-y-1/2 cursor-pointer items-center justify-center rounded-md text-stone-500 hover:bg-stone-100"
-                aria-label={keyVisible ? "Hide private key" : "Show private key"}
-                aria-pressed={keyVisible}
-                onClick={() => setKeyVisible((v) => !v)}
-              >
-                {keyVisible ? <EyeOffIcon /> : <EyeIcon />}
-              </button>
-            </div>
+            <PrivateKeyInput
+              id={keyId}
+              value={typedKey}
+              onChange={(value) => {
+                setTypedKey(value);
+                setKeyError(null);
+              }}
+              invalid={!!keyError}
+              describedBy={describedBy(keyId, keyHint, keyError)}
+            />
           </FormField>
         </div>
       ) : (
