@@ -45,6 +45,13 @@ describe("/profile", () => {
     expect(screen.getByRole("heading", { name: "Danger Zone" })).toBeInTheDocument();
   });
 
+  it("names a member with an alias by it for NIP-05 when they set no identifier of their own", () => {
+    mockApi({});
+    renderProfile({ user: makeUser({ nip05: null, gigstrAlias: "ada", gigstrAliasAddress: "ada@gigstr.test" }) });
+    const identity = screen.getByRole("heading", { name: "Nostr Identity" }).closest("div.rounded-xl, section, article") ?? document.body;
+    expect(identity).toHaveTextContent("ada@gigstr.test (your Gigstr alias)");
+  });
+
   it("says No completed gigs yet and No reviews yet (not N/A), Not set without a Lightning address, and no alias card", () => {
     mockApi({});
     renderProfile({ user: makeUser({ completedGigs: 0, totalReviews: 0, lightningAddress: null }) });

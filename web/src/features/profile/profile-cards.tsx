@@ -36,6 +36,11 @@ export function NostrIdentityCard({ user }: { user: OwnUser }) {
                   Verified
                 </Badge>
               </>
+            ) : user.gigstrAliasAddress ? (
+              // The alias names them for NIP-05 (/.well-known/nostr.json) and goes out with a profile publish.
+              <span className="min-w-0 break-all">
+                {user.gigstrAliasAddress} <span className="text-stone-500">(your Gigstr alias)</span>
+              </span>
             ) : (
               <span className="text-stone-500">Not set</span>
             )}
