@@ -68,6 +68,7 @@ function workerProject(name: string, include: string[], exclude: string[] = []) 
         },
       })),
     ],
-    test: { name, include, exclude, setupFiles: ["./worker/test/apply-migrations.ts"] },
+    // A test that fills a rate limit may first wait for a fresh window (worker/test/factories.ts inOneRateWindow).
+    test: { name, include, exclude, setupFiles: ["./worker/test/apply-migrations.ts"], testTimeout: 60_000 },
   };
 }

@@ -1,7 +1,7 @@
 // The alias Lightning address: served with the owner's metadata, forwarding the owner's real invoices.
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { api, call, signUp } from "../test/factories";
+import { api, call, signUp, inOneRateWindow } from "../test/factories";
 import { makeDeps } from "../composition";
 import { DevWallet } from "../lightning/dev-backend";
 import { decodeInvoice, sha256Hex } from "../lightning/invoice";
@@ -104,6 +104,7 @@ describe("alias LNURL-pay requests, counted by the client's address", () => {
     const address = freshAddress();
     const from = (path: string, ip: string) => api(path, { headers: { "cf-connecting-ip": ip } });
     // Each of these makes the Worker fetch the owner's real address: an attacker's loop.
+    await inOneRateWindow(DOORS.aliasLnurl.periodSeconds, 40);
     for (let i = 0; i < DOORS.aliasLnurl.limit; i++) expect((await from(`/.well-known/lnurlp/${alias}`, address)).status).toBe(200);
     for (const path of [`/.well-known/lnurlp/${alias}/callback?amount=21000`, `/.well-known/lnurlp/${alias}`, "/.well-known/lnurlp/nobody-here"]) {
       const refused = await from(path, address);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, getChallenge, loginEvent, signUp } from "../test/factories";
+import { api, getChallenge, loginEvent, signUp, inOneRateWindow } from "../test/factories";
 
 type Json = Record<string, unknown>;
 const json = async (res: Response) => (await res.json()) as Json;
@@ -286,6 +286,7 @@ describe("PATCH /api/user/me, counted by member", () => {
     // Every change of address also retries the member's failed payouts (outbound fetches) and writes a notice.
     const edit = (token: string, i: number) =>
       api("/api/user/me", { method: "PATCH", token, json: { lightningAddress: `edits${i}@wallet.test` }, headers: { "cf-connecting-ip": `198.18.${i % 250}.${Math.floor(Math.random() * 250) + 1}` } });
+    await inOneRateWindow(DOORS.profileEdit.periodSeconds);
     for (let i = 0; i < DOORS.profileEdit.limit; i++) expect((await edit(member.token, i)).status).toBe(200);
     const refused = await edit(member.token, 999);
     expect(refused.status).toBe(429);

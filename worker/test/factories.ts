@@ -146,3 +146,15 @@ export async function submittedJob(opts: { payment?: number } = {}) {
   }
   return job;
 }
+
+/**
+ * Starts a test that fills a door's limit inside one counting window. The limiter's windows are aligned to the
+ * wall clock (Cloudflare's binding and the local one alike), so a fill that straddles the moment the count starts
+ * again would see its last request allowed. When fewer than `needSeconds` are left in the current window, this
+ * waits for the next one; otherwise it returns at once. It measures nothing: it only picks when to begin.
+ */
+export async function inOneRateWindow(periodSeconds: 10 | 60, needSeconds = 20): Promise<void> {
+  const periodMs = periodSeconds * 1000;
+  const left = periodMs - (Date.now() % periodMs);
+  if (left < Math.min(needSeconds * 1000, periodMs)) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
