@@ -47,7 +47,7 @@ async function walletWebhook(paymentHash: string): Promise<number> {
 
 const gigOf = async (gigId: string, token: string) => (await call(`/api/gigs/${gigId}`, token)).body;
 
-const notificationsOf = async (token: string) => (await call("/api/notifications", token)).body as unknown as { type: string; message: string }[];
+const notificationsOf = async (token: string) => (await call("/api/notifications", token)).body as unknown as { type: string; title: string; message: string; gigId: string | null }[];
 
 /**
  * A job whose invoice our side gave up on (long past its expiry, the wallet still calling it pending):
@@ -187,6 +187,14 @@ describe("invoice expiry", () => {
     expect((await call(`/api/gigs/${offer.gig.id}`, worker_.token)).body).toMatchObject({ status: "open", hirerId: null });
     // The same member holds the offer again only once the worker enables claiming for them again.
     expect((await call(`/api/gigs/${offer.gig.id}/claim`, hirer.token, "POST")).body.error).toBe("claim_not_enabled");
+    // So the worker is told, and told how (the hirer's "Hire again" waits on them).
+    const told = (await notificationsOf(worker_.token)).filter((n) => n.type === "payment_expired" && n.gigId === offer.gig.id);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ title: "Hire Expired", message: expect.stringMatching(/open again.*enable claiming for them/) });
+    expect((await notificationsOf(hirer.token)).filter((n) => n.type === "payment_expired" && n.gigId === offer.gig.id)).toHaveLength(1);
+    // Running the expiry again tells nobody twice.
+    await runCron();
+    expect((await notificationsOf(worker_.token)).filter((n) => n.type === "payment_expired" && n.gigId === offer.gig.id)).toHaveLength(1);
   });
 });
 

@@ -232,6 +232,19 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
         ? `The invoice for "${gig.title}" expired unpaid, so the gig was cancelled. No sats were taken.`
         : `The invoice to hire "${gig.title}" expired unpaid, so the hire was withdrawn. No sats were taken.`,
   });
+  // The worker of a service offering decides whether this member may hire again (claiming was turned off for
+  // them above): without a word from us, the hirer's "Hire again" would wait on someone who does not know.
+  if (gig.gigType === "service_offering" && gig.posterId !== invoice.payerId) {
+    const hirer = await deps.db.query.users.findFirst({ where: eq(users.id, invoice.payerId), columns: { displayName: true, username: true } });
+    const who = hirer?.displayName || "The hirer";
+    notify(change, reverted, {
+      userId: gig.posterId,
+      gigId: gig.id,
+      type: "payment_expired",
+      title: "Hire Expired",
+      message: `${who} did not pay the invoice to hire "${gig.title}" in time, so your offer is open again. To let them hire you again, enable claiming for them in the gig.`,
+    });
+  }
   await change.commit();
   if (change.won(reverted)) await forgetCachedGig(gig.id);
   return change.won(expired) ? "expired" : "skipped";
