@@ -180,7 +180,7 @@ describe("the admin on a phone", () => {
     const after = page.getByTestId("tabs-more-after");
     const before = page.getByTestId("tabs-more-before");
     expect(await after.getAttribute("data-shown")).toBe("true");
-    expect(await after.evaluate((el) => getComputedStyle(el).opacity)).toBe("1");
+    await expect.poll(() => after.evaluate((el) => getComputedStyle(el).opacity)).toBe("1"); // it fades by a transition
     expect(await before.getAttribute("data-shown")).toBe("false");
     await storyShot(page, "admin-phone-1-tabs");
     await closeUp(tabs.locator(".."), "admin-phone-1b-tab-row");
