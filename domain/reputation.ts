@@ -1,16 +1,11 @@
 // Reputation maths (DESIGN.md §4, SPEC.md §9).
 
-/** Rounded percent of successful gigs; 100 when none completed (display shows N/A then). */
+/** Rounded percent of successful gigs; 100 when none completed (the display says "No completed gigs yet" then). */
 export function successRate(completed: number, successful: number): number {
   if (completed <= 0) return 100;
   return Math.round((100 * successful) / completed);
 }
 
-/** averageRating is stored ×10 (45 means 4.5); shown with one decimal, N/A with no reviews. */
-export function formatRating(averageRatingX10: number, totalReviews: number): string {
-  if (totalReviews <= 0) return "N/A";
-  return (averageRatingX10 / 10).toFixed(1);
-}
 
 /**
  * A star rating, said the same way on every screen (issue 26): "★ 4.5" from the ×10 average, or

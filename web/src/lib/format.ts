@@ -13,7 +13,3 @@ export function formatDate(iso: string): string {
   return dateFormat.format(date);
 }
 
-/** Success rate for display: the percent, or N/A when no gig was completed (SPEC.md §2). */
-export function formatSuccessRate(completedGigs: number, successRate: number): string {
-  return completedGigs > 0 ? `${successRate}%` : "N/A";
-}
