@@ -9,7 +9,8 @@ import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
 import { LocationProbe, findToast, renderWithApp } from "../../test/render";
 import { useAuth } from "./auth-context";
-import { LoginDialog, PHONE_QUERY } from "./login-dialog";
+import { PHONE_QUERY } from "../../lib/phone";
+import { LoginDialog } from "./login-dialog";
 import { LoginRequiredCard } from "./login-required-card";
 
 // Building the PDF and handing it to the browser is key-backup-pdf's own business (and its own test's).

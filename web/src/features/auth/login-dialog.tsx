@@ -10,6 +10,7 @@ import { FormField, describedBy } from "../../components/ui/input";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../components/ui/tabs";
 import { useToast } from "../../components/ui/toast";
 import { cn } from "../../lib/cn";
+import { isPhone } from "../../lib/phone";
 import { generateKeys, parsePrivateKey, signWithPrivateKey, type GeneratedKeys } from "../../lib/nostr";
 import { downloadKeyBackup } from "./key-backup-pdf";
 import { RemoteSignerLogin } from "./remote-signer-login";
@@ -19,23 +20,11 @@ import { useNostrLogin } from "./use-nostr-login";
 
 export type LoginTab = "extension" | "key" | "create" | "remote";
 
-/**
- * A phone: a screen narrower than Tailwind's `sm` (640 px, where the app switches to its phone layout), or a
- * touch screen as the main pointer (a phone held sideways is wider than 640 px). Both are facts the browser
- * reports itself, unlike a user-agent guess; either way pasting a long secret is awkward and there is no
- * extension, so a newcomer is best served by creating a key.
- */
-export const PHONE_QUERY = "(max-width: 639px), (pointer: coarse)";
-
 function hasExtension(): boolean {
   return typeof window !== "undefined" && window.nostr !== undefined;
 }
 
-function isPhone(): boolean {
-  return typeof window !== "undefined" && typeof window.matchMedia === "function" && window.matchMedia(PHONE_QUERY).matches;
-}
-
-/** The tab that can work on this device: the extension when there is one, else a new key on a phone, else an existing key. */
+/** The tab that can work on this device: the extension when there is one, else a new key on a phone (pasting a long secret there is awkward), else an existing key. */
 export function defaultLoginTab(): LoginTab {
   if (hasExtension()) return "extension";
   return isPhone() ? "create" : "key";

@@ -9,7 +9,8 @@ import { findToast, renderWithApp, toastRegion } from "../../test/render";
 import { makeGig } from "../gigs/gig-factories";
 import { GigDialogsProvider } from "../gigs/gig-dialogs";
 import { gigKeys } from "../gigs/use-gigs";
-import { formatTimeLeft, invoiceExpiresAt, PAID_CLOSE_DELAY_MS, PAY_HERE_QUERY, PAYMENT_POLL_MS, PaymentModal } from "./payment-modal";
+import { PHONE_QUERY } from "../../lib/phone";
+import { formatTimeLeft, invoiceExpiresAt, PAID_CLOSE_DELAY_MS, PAYMENT_POLL_MS, PaymentModal } from "./payment-modal";
 
 const INVOICE = "lnbcrt102500n1pj9x7devinvoiceqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq";
 const payment = { gigId: "gig-pay-1", paymentRequest: INVOICE, payment: 10_000, totalCharge: 10_250 };
@@ -22,7 +23,7 @@ const REAL_INVOICE_ISSUED_MS = 1_496_314_658_000;
 /** The screen this test runs on: a phone (the wallet is likely here) or a desktop, as the media queries say. */
 function onScreen(kind: "phone" | "desktop") {
   vi.stubGlobal("matchMedia", (query: string) => ({
-    matches: kind === "phone" && query === PAY_HERE_QUERY,
+    matches: kind === "phone" && query === PHONE_QUERY,
     media: query,
     addEventListener() {},
     removeEventListener() {},

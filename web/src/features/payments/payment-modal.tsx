@@ -10,7 +10,7 @@
 // service offering's hire, "Hire again"). With the dev wallet a quiet, test-only "Pay with dev wallet" pays.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { decode } from "light-bolt11-decoder";
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "../../components/ui/dialog";
 import { AlertIcon, BoltIcon, CheckIcon, ChevronDownIcon, CopyIcon, ExternalLinkIcon } from "../../components/ui/icons";
@@ -20,6 +20,7 @@ import { errorText } from "../../lib/api";
 import { copyText } from "../../lib/clipboard";
 import { cn } from "../../lib/cn";
 import { formatSats, shortId } from "../../lib/format";
+import { useIsPhone } from "../../lib/phone";
 import { useConfig } from "../config/use-config";
 import { gigApi } from "../gigs/gig-api";
 import { gigKeys, useGig } from "../gigs/use-gigs";
@@ -29,23 +30,6 @@ import { PostAgainButton } from "./post-again-button";
 
 export const PAYMENT_POLL_MS = 2000;
 export const PAID_CLOSE_DELAY_MS = 2000;
-
-/**
- * A device the wallet is likely on: a narrow screen or a touch screen. There, opening the wallet comes
- * first and the QR code is for paying from another device.
- */
-export const PAY_HERE_QUERY = "(max-width: 639px), (pointer: coarse)";
-
-function subscribeToPayHere(onChange: () => void) {
-  if (typeof window.matchMedia !== "function") return () => {};
-  const query = window.matchMedia(PAY_HERE_QUERY);
-  query.addEventListener?.("change", onChange);
-  return () => query.removeEventListener?.("change", onChange);
-}
-
-function paysHere(): boolean {
-  return typeof window.matchMedia === "function" && window.matchMedia(PAY_HERE_QUERY).matches;
-}
 
 /** The time (ms since the epoch) a BOLT11 invoice expires: its timestamp plus its expiry (an hour when absent); null if unreadable. */
 export function invoiceExpiresAt(bolt11: string): number | null {
@@ -130,7 +114,8 @@ export function PaymentModal({
   const timeRanOut = expiresAt !== null && now >= expiresAt;
   const state = outcome === "paid" ? "paid" : outcome === "lapsed" ? "lapsed" : timeRanOut ? "expired" : "waiting";
   const scanHeadingId = useId();
-  const payHere = useSyncExternalStore(subscribeToPayHere, paysHere, () => false);
+  // A phone: the wallet is likely on this device, so opening it comes first and the QR code is for another device.
+  const payHere = useIsPhone();
   const devWalletOn = config.data?.devWallet ?? config.data?.lightningBackend === "dev";
   const onPaidRef = useRef(onPaid);
   onPaidRef.current = onPaid;
