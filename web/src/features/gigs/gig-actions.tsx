@@ -17,9 +17,9 @@ import { useLoginDialog } from "../auth/login-dialog-context";
 import { FilePicker } from "../files/file-picker";
 import { downloadReceipt, gigApi, useGigMutation } from "./gig-api";
 import { useGigDialogs } from "./gig-dialogs-context";
+import { useClaimGig } from "./use-claim-gig";
 import { canOpenChat, gigPermissions } from "./gig-roles";
 import { InterestReviewPanel, MyInterestPanel } from "./interest-panels";
-import { isLightningAddressRequired, useLightningAddressRequired } from "./lightning-address-required";
 import type { ReviewPrompt } from "./review-step";
 import { useInterestMessages } from "./use-gigs";
 import { PostAgainButton } from "../payments/post-again-button";
@@ -247,25 +247,8 @@ function LockedClaimButton({ gig }: { gig: Gig }) {
 
 /** Claim (job) or hire (service offering): the next step once the owner approved my message and enabled claiming. */
 function ClaimButton({ gig, label }: { gig: Gig; label: string }) {
-  const { toast } = useToast();
-  const { openPayment, openDetails } = useGigDialogs();
-  const lightningAddressRequired = useLightningAddressRequired("claiming");
-  const claim = useGigMutation(() => gigApi.claim(gig.id));
-  const run = () =>
-    claim.mutate(undefined, {
-      onSuccess: (answer) => {
-        if (answer.paymentRequest) {
-          openPayment({ gigId: gig.id, paymentRequest: answer.paymentRequest, payment: answer.gig.payment, totalCharge: answer.totalCharge });
-        } else {
-          toast({ title: "Gig Claimed", description: "It is yours. Start work when you are ready." });
-          openDetails(gig.id);
-        }
-      },
-      onError: (err) => {
-        if (isLightningAddressRequired(err)) lightningAddressRequired();
-        else toast({ title: "Failed to Claim Gig", description: errorText(err), variant: "destructive" });
-      },
-    });
+  const claim = useClaimGig(gig);
+  const run = () => claim.run();
   return (
     <Button className={STEP_BUTTON_CLASS} onClick={run} disabled={claim.isPending}>
       {claim.isPending ? "Claiming..." : label}

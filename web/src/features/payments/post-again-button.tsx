@@ -16,6 +16,7 @@ import { useAuth } from "../auth/auth-context";
 import { gigApi, useGigMutation, type NewGig } from "../gigs/gig-api";
 import { useGigDialogs } from "../gigs/gig-dialogs-context";
 import { isLightningAddressRequired, useLightningAddressRequired } from "../gigs/lightning-address-required";
+import { useClaimGig } from "../gigs/use-claim-gig";
 import { useInterestMessages } from "../gigs/use-gigs";
 import type { Gig, GigWithInvoice } from "../gigs/types";
 
@@ -104,13 +105,11 @@ function RepostButton({ gig, hasLightningAddress, onPosted }: { gig: Gig; hasLig
 }
 
 function HireAgainButton({ gig, memberId, onPosted }: { gig: Gig; memberId: string; onPosted?: () => void }) {
-  const { toast } = useToast();
-  const { openPayment, openDetails } = useGigDialogs();
-  const lightningAddressRequired = useLightningAddressRequired("claiming");
+  const { openDetails } = useGigDialogs();
   const interest = useInterestMessages(gig.id, true);
   const mine = interest.data?.find((m) => m.senderId === memberId);
   const enabled = mine?.status === "approved" && mine.claimEnabled;
-  const claim = useGigMutation(() => gigApi.claim(gig.id));
+  const claim = useClaimGig(gig);
   const once = useOnce();
 
   if (interest.isPending) return null;
@@ -127,19 +126,12 @@ function HireAgainButton({ gig, memberId, onPosted }: { gig: Gig; memberId: stri
 
   const run = () => {
     if (!once.start()) return;
-    claim.mutate(undefined, {
-      onSuccess: (answer) => {
+    claim.run({
+      onSuccess: () => {
         once.succeeded();
         onPosted?.();
-        if (answer.paymentRequest) {
-          openPayment({ gigId: gig.id, paymentRequest: answer.paymentRequest, payment: answer.gig.payment, totalCharge: answer.totalCharge });
-        } else openDetails(gig.id);
       },
-      onError: (err) => {
-        once.failed();
-        if (isLightningAddressRequired(err)) lightningAddressRequired();
-        else toast({ title: "Failed to Claim Gig", description: errorText(err), variant: "destructive" });
-      },
+      onError: () => once.failed(),
     });
   };
   return (
