@@ -21,11 +21,25 @@ export interface GigEditRecord {
   changes: GigEditChange[];
 }
 
+/** The milestone a dispute concerns (a gig with a plan; null for a gig without one). */
+export interface DisputedMilestone {
+  number: number;
+  count: number;
+  title: string;
+  amount: number;
+  /** Sats its escrow account holds now. */
+  escrow: number;
+  /** Sats of later milestones already funded: refunded in full if the admin ends the gig here. */
+  laterFunded: number;
+}
+
 export interface DisputeView {
   gigId: string;
   title: string;
   description: string;
   gigType: string;
+  milestone: DisputedMilestone | null;
+  /** What the dispute divides: the disputed milestone's amount (the gig's payment without a plan), its fees and payout. */
   payment: number;
   totalCharge: number;
   workerPayout: number;

@@ -86,12 +86,18 @@ const sharePercent = z
   .min(0, "workerSharePercent must be a whole number from 0 to 100")
   .max(100, "workerSharePercent must be a whole number from 0 to 100");
 
+/**
+ * A dispute concerns the current milestone only (issue 28). With `endGig` the admin also ends the gig there:
+ * every later funded milestone is refunded in full. Settling the last milestone always ends the gig.
+ */
+const endGig = z.boolean({ error: "endGig must be true or false" }).optional();
+
 export const disputeResolutionSchema = z.discriminatedUnion(
   "resolution",
   [
-    z.object({ resolution: z.literal("refund_hirer") }),
-    z.object({ resolution: z.literal("pay_worker") }),
-    z.object({ resolution: z.literal("split"), workerSharePercent: sharePercent }),
+    z.object({ resolution: z.literal("refund_hirer"), endGig: endGig }),
+    z.object({ resolution: z.literal("pay_worker"), endGig: endGig }),
+    z.object({ resolution: z.literal("split"), workerSharePercent: sharePercent, endGig: endGig }),
   ],
   { error: "resolution must be refund_hirer, pay_worker or split" },
 );

@@ -1,6 +1,7 @@
 // The gig as the API answers it (SPEC.md §3 Gig), defined once for the Worker that builds it
 // (worker/services/gig-views.ts) and the web app that reads it.
 import type { EscrowStatus, GigStatus, GigType } from "./gig";
+import type { MilestoneProposalView, MilestoneView } from "./milestones";
 
 /** The poster as a gig shows them. */
 export interface GigPosterView {
@@ -40,12 +41,20 @@ export interface GigView {
   revisionNote: string | null;
   disputeReason: string | null;
   resolution: string | null;
+  /** The milestone the work is on (domain/milestones.ts); 1 for a gig without a plan. */
+  currentMilestone: number;
+  /** 1 for a gig without a plan (one implicit milestone), 2 to 10 with one. */
+  milestoneCount: number;
   poster: GigPosterView;
 }
 
 /** GET /api/gigs/{id}: the gig, with its open funding invoice for the payer while pending_payment. */
 export interface GigDetail extends GigView {
   paymentRequest: string | null;
+  /** Every milestone in order (one, the implicit one, for a gig without a plan). */
+  milestones: MilestoneView[];
+  /** A pending change of the plan, to the hirer and the worker only. */
+  milestoneProposal: MilestoneProposalView | null;
 }
 
 /** POST /api/gigs and POST /api/gigs/{id}/claim: the gig, and the invoice to fund its escrow when there is one. */

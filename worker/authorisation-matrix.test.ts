@@ -56,7 +56,10 @@ type Stage =
   // A service offering posted by the worker, which the hirer hires (SPEC.md: claim on an offer is a hire):
   | "offerClaimable" // the hirer's interest approved and claiming enabled by the worker
   | "offerHired" // + hired by the hirer: pending payment of the hire's invoice
-  | "offerRehire"; // hired, then the hirer withdrew the unpaid hire, and the worker enabled claiming for them again
+  | "offerRehire" // hired, then the hirer withdrew the unpaid hire, and the worker enabled claiming for them again
+  // A job request with a plan of three milestones (issue 28), milestone 1 funded, claimed by the worker:
+  | "milestones"
+  | "milestoneProposal"; // + the hirer's pending change of milestones 2 and 3
 
 type MemberName = "hirer" | "worker" | "stranger" | "otherHirer" | "otherWorker";
 
@@ -67,6 +70,7 @@ interface GigFixture {
   paymentRequest: string | null;
   interestId?: string;
   extensionId?: string;
+  proposalId?: string;
 }
 
 interface Req {
@@ -117,7 +121,7 @@ async function ok(promise: Promise<{ status: number; body: Json }>, status: numb
 
 const STAGE_ORDER: Stage[] = ["pendingPayment", "open", "interest", "approved", "claimable", "claimed", "inProgress", "submitted"];
 const reached = (stage: Stage, step: Stage) => {
-  const at = stage === "extension" || stage === "removed" ? "claimed" : stage === "completed" || stage === "disputed" ? "submitted" : stage;
+  const at = stage === "extension" || stage === "removed" || stage === "milestones" || stage === "milestoneProposal" ? "claimed" : stage === "completed" || stage === "disputed" ? "submitted" : stage;
   return STAGE_ORDER.indexOf(at) >= STAGE_ORDER.indexOf(step);
 };
 
@@ -137,10 +141,17 @@ async function buildOffering(hirer: Member, worker: Member, stage: Stage): Promi
   return gig;
 }
 
+const MILESTONE_PLAN = [
+  { title: "Sketches", amount: 5_000 },
+  { title: "Pages", amount: 15_000 },
+  { title: "Launch", amount: 10_000 },
+];
+
 /** A job request posted by `hirer` and taken by `worker` up to `stage`, through the real API. */
 async function buildGig(hirer: Member, worker: Member, stage: Stage): Promise<GigFixture> {
   if (stage.startsWith("offer")) return buildOffering(hirer, worker, stage);
-  const posted = await postGig(hirer);
+  const planned = stage === "milestones" || stage === "milestoneProposal";
+  const posted = await postGig(hirer, planned ? { payment: 30_000, milestones: MILESTONE_PLAN } : {});
   const gig: GigFixture = { id: posted.gig.id as string, hirer, worker, paymentRequest: posted.paymentRequest };
   const id = gig.id;
   if (!reached(stage, "open")) return gig;
@@ -159,6 +170,11 @@ async function buildGig(hirer: Member, worker: Member, stage: Stage): Promise<Gi
     if (res.status !== 200) throw new Error(`fixture: admin delete answered ${res.status} ${await res.text()}`);
     return gig;
   }
+  if (stage === "milestoneProposal") {
+    const plan = [{ title: "Pages", amount: 15_000 }, { title: "Launch", amount: 6_000 }];
+    gig.proposalId = (await ok(call(`/api/gigs/${id}/milestone-proposals`, hirer.token, "POST", { milestones: plan }), 201, "propose milestones")).id;
+  }
+  if (planned) return gig;
   if (stage === "extension") {
     gig.extensionId = (await ok(call(`/api/gigs/${id}/request-extension`, worker.token, "POST", { daysToAdd: 3, reason: "More time" }), 201, "request extension")).id;
     return gig;
@@ -572,6 +588,77 @@ const MATRIX: Record<string, Row | Row[]> = {
     stage: "submitted",
     request: async (c) => ({ path: await gigPath(c, "/dispute"), json: { reason: "x" } }),
     expect: { visitor: 401, hirer: { own: 200, other: 403 }, worker: { own: 200, other: 403 }, stranger: 403, admin: 401 },
+  },
+  "POST /api/gigs/:id/milestones/:n/start-work": {
+    stage: "claimed",
+    request: async (c) => ({ path: await gigPath(c, "/milestones/1/start-work") }),
+    expect: { visitor: 401, hirer: 403, worker: { own: 200, other: 403 }, stranger: 403, admin: 401 },
+  },
+  "POST /api/gigs/:id/milestones/:n/submit": {
+    stage: "inProgress",
+    request: async (c) => ({ path: await gigPath(c, "/milestones/1/submit"), json: { workSubmission: "Done: https://example.com/logo.svg" } }),
+    expect: { visitor: 401, hirer: 403, worker: { own: 200, other: 403 }, stranger: 403, admin: 401 },
+  },
+  "POST /api/gigs/:id/milestones/:n/request-revision": {
+    stage: "submitted",
+    request: async (c) => ({ path: await gigPath(c, "/milestones/1/request-revision"), json: { note: "Bigger letters please" } }),
+    expect: { visitor: 401, hirer: { own: 200, other: 403 }, worker: 403, stranger: 403, admin: 401 },
+  },
+  "POST /api/gigs/:id/milestones/:n/approve": [
+    {
+      stage: "submitted",
+      request: async (c) => ({ path: await gigPath(c, "/milestones/1/approve") }),
+      expect: { visitor: 401, hirer: { own: 200, other: 403 }, worker: 403, stranger: 403, admin: 401 },
+    },
+    {
+      variant: "not the current milestone",
+      stage: "submitted",
+      request: async (c) => ({ path: await gigPath(c, "/milestones/2/approve") }),
+      expect: { visitor: 401, hirer: { own: 404, other: 403 }, worker: 403, stranger: 403, admin: 401 },
+      note: "a gig without a plan has only milestone 1: the hirer is told it does not exist, the others only 403",
+    },
+  ],
+  "POST /api/gigs/:id/milestones/:n/dispute": {
+    stage: "submitted",
+    request: async (c) => ({ path: await gigPath(c, "/milestones/1/dispute"), json: { reason: "x" } }),
+    expect: { visitor: 401, hirer: { own: 200, other: 403 }, worker: { own: 200, other: 403 }, stranger: 403, admin: 401 },
+  },
+  "POST /api/gigs/:id/milestones/:n/fund": {
+    stage: "milestones",
+    request: async (c) => ({ path: await gigPath(c, "/milestones/2/fund") }),
+    expect: { visitor: 401, hirer: { own: 200, other: 403 }, worker: 403, stranger: 403, admin: 401 },
+    check: async (c, body) => expect(body).toMatchObject({ paymentRequest: expect.stringMatching(/^lnbc/), totalCharge: 15_375, milestone: 2 }),
+    note: "only the hirer funds a milestone",
+  },
+  "POST /api/gigs/:id/milestone-proposals": {
+    stage: "milestones",
+    request: async (c) => ({ path: await gigPath(c, "/milestone-proposals"), json: { milestones: [{ title: "Everything else", amount: 20_000 }] } }),
+    expect: { visitor: 401, hirer: { own: 201, other: 403 }, worker: { own: 201, other: 403 }, stranger: 403, admin: 401 },
+  },
+  "POST /api/gigs/:id/milestone-proposals/:proposalId/accept": {
+    stage: "milestoneProposal",
+    request: async (c) => {
+      const gig = await c.w.gig(c.obj);
+      return { path: `/api/gigs/${gig.id}/milestone-proposals/${gig.proposalId}/accept` };
+    },
+    expect: { visitor: 401, hirer: { own: 403, other: 403 }, worker: { own: 200, other: 403 }, stranger: 403, admin: 401 },
+    note: "the hirer proposed it: only the worker answers",
+  },
+  "POST /api/gigs/:id/milestone-proposals/:proposalId/reject": {
+    stage: "milestoneProposal",
+    request: async (c) => {
+      const gig = await c.w.gig(c.obj);
+      return { path: `/api/gigs/${gig.id}/milestone-proposals/${gig.proposalId}/reject` };
+    },
+    expect: { visitor: 401, hirer: { own: 403, other: 403 }, worker: { own: 200, other: 403 }, stranger: 403, admin: 401 },
+  },
+  "POST /api/gigs/:id/milestone-proposals/:proposalId/withdraw": {
+    stage: "milestoneProposal",
+    request: async (c) => {
+      const gig = await c.w.gig(c.obj);
+      return { path: `/api/gigs/${gig.id}/milestone-proposals/${gig.proposalId}/withdraw` };
+    },
+    expect: { visitor: 401, hirer: { own: 200, other: 403 }, worker: { own: 403, other: 403 }, stranger: 403, admin: 401 },
   },
   "GET /api/gigs/:id/receipt": [
     {

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { REPORT_REASONS, REPORT_STATUSES } from "../../domain/admin";
 import { BUDGET_BANDS, ESCROW_STATUSES, GIG_STATUSES } from "../../domain/gig";
+import { MILESTONE_ESCROW } from "../../domain/milestones";
 
 const createdAt = () => text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`);
 
@@ -109,6 +110,10 @@ export const gigs = sqliteTable(
     cancelledAt: text("cancelled_at"),
     fundedAt: text("funded_at"),
     remindersSent: integer("reminders_sent").notNull().default(0),
+    /** The milestone the work is on (gig_milestones.number); the gig's status is that milestone's work state. */
+    currentMilestone: integer("current_milestone").notNull().default(1),
+    /** How many milestones the gig has: 1 for a gig posted without a plan (its implicit milestone). */
+    milestoneCount: integer("milestone_count").notNull().default(1),
     version: integer("version").notNull().default(0),
     transitionId: text("transition_id"),
     createdAt: createdAt(),
@@ -188,6 +193,8 @@ export const invoices = sqliteTable(
     lateCheckAt: text("late_check_at"),
     /** How many times the cron asked the wallet about this invoice since it expired. */
     lateChecks: integer("late_checks").notNull().default(0),
+    /** The milestone this invoice funds (1 for a gig's first funding, whether or not it has a plan). */
+    milestone: integer("milestone").notNull().default(1),
     transitionId: text("transition_id"),
     createdAt: createdAt(),
   },
@@ -200,7 +207,58 @@ export const invoices = sqliteTable(
 );
 
 /**
- * Money the platform owes somebody over Lightning. One row per (gig, purpose), inserted before any
+ * A gig's milestones (domain/milestones.ts): every gig has at least one (a gig posted without a plan has one
+ * implicit milestone, title null, escrowed in `escrow:<gig>`). A milestone's money state changes only in a
+ * change whose compare-and-set is on its gig (which bumps the gig's version) or on this row.
+ */
+export const gigMilestones = sqliteTable(
+  "gig_milestones",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    number: integer("number").notNull(),
+    /** Null for a gig's implicit milestone (it shows the gig's title). */
+    title: text("title"),
+    amount: integer("amount").notNull(),
+    days: integer("days"),
+    escrow: text("escrow", { enum: MILESTONE_ESCROW }).notNull().default("unfunded"),
+    /** The ledger account holding this milestone's escrow. */
+    escrowAccount: text("escrow_account").notNull(),
+    /** The invoice that would fund this milestone (milestones after the first; the first is the gig's own funding). */
+    fundingInvoiceId: text("funding_invoice_id"),
+    fundedAt: text("funded_at"),
+    settledAt: text("settled_at"),
+    resolution: text("resolution", { enum: ["approved", "auto_released", "refund_hirer", "pay_worker", "split", "cancelled"] }),
+    transitionId: text("transition_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("gig_milestones_gig_number_idx").on(t.gigId, t.number)],
+);
+
+/** A proposed change of a gig's unfunded milestones (one party proposes, the other accepts); one pending per gig. */
+export const milestoneProposals = sqliteTable(
+  "milestone_proposals",
+  {
+    id: text("id").primaryKey(),
+    gigId: text("gig_id").notNull().references(() => gigs.id),
+    proposerId: text("proposer_id").notNull().references(() => users.id),
+    /** Every milestone from this number on is replaced by the plan. */
+    fromNumber: integer("from_number").notNull(),
+    /** The proposed milestones, JSON: [{ title, amount, days }]. */
+    plan: text("plan").notNull(),
+    status: text("status", { enum: ["pending", "accepted", "rejected", "withdrawn"] }).notNull().default("pending"),
+    transitionId: text("transition_id"),
+    decidedAt: text("decided_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("milestone_proposals_gig_idx").on(t.gigId, t.createdAt),
+    uniqueIndex("milestone_proposals_one_pending_idx").on(t.gigId).where(sql`status = 'pending'`),
+  ],
+);
+
+/**
+ * Money the platform owes somebody over Lightning. One row per (gig, milestone, purpose), inserted before any
  * Lightning call; `failed` only on an explicit failure, so an unclear outcome is looked up, never re-paid.
  */
 export const payouts = sqliteTable(
@@ -211,6 +269,8 @@ export const payouts = sqliteTable(
     purpose: text("purpose").notNull(),
     recipientId: text("recipient_id").notNull().references(() => users.id),
     amount: integer("amount").notNull(),
+    /** The milestone whose escrow this payout pays out (1 for a gig without a plan, and for a late payment's refund). */
+    milestone: integer("milestone").notNull().default(1),
     status: text("status", { enum: ["pending", "in_flight", "succeeded", "failed"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
@@ -238,7 +298,7 @@ export const payouts = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("payouts_gig_purpose_idx").on(t.gigId, t.purpose),
+    uniqueIndex("payouts_gig_milestone_purpose_idx").on(t.gigId, t.milestone, t.purpose),
     index("payouts_status_idx").on(t.status, t.nextAttemptAt),
     index("payouts_recipient_idx").on(t.recipientId),
     index("payouts_destination_idx").on(t.destination, t.overFeeCap),

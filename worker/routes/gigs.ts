@@ -5,6 +5,7 @@ import {
   gigEditSchema,
   gigFormSchema,
   interestMessageText,
+  milestoneProposalSchema,
   revisionNoteText,
   workSubmissionText,
 } from "../../domain/gig-schemas";
@@ -26,6 +27,16 @@ import { answerExtension, extendDeadline, listExtensionRequests, requestExtensio
 import { reviewGig } from "../services/reviews";
 import { attachmentRaceAsConflict, insertAttachments, prepareAttachments } from "../services/files";
 import { rateLimit } from "../rate-limits";
+import { answerPlan, fundMilestone, proposePlan } from "../services/milestones";
+import { notFound } from "../errors";
+import type { Context } from "hono";
+
+/** The `{n}` of `/milestones/{n}/...`: a milestone number, or 404 as for a milestone that does not exist. */
+function milestoneParam(c: Context<AppEnv>): number {
+  const n = Number(c.req.param("n"));
+  if (!Number.isSafeInteger(n) || n < 1) throw notFound("Milestone not found", "milestone_not_found");
+  return n;
+}
 
 const intParam = (label: string) => z.coerce.number({ error: `${label} must be a number` }).int(`${label} must be a whole number`).min(0, `${label} must not be negative`);
 
@@ -80,36 +91,37 @@ export const gigRoutes = new Hono<AppEnv>()
     await startWork(depsOf(c), requireMember(c), c.req.param("id"));
     return c.json({ success: true });
   })
-  .post("/:id/submit", async (c) => {
-    const me = requireMember(c);
-    const body = await parseJson(c, submitBody);
-    const files = await prepareAttachments(depsOf(c), me.id, c.req.param("id"), body.attachments);
-    try {
-      await submitWork(depsOf(c), me, c.req.param("id"), body.workSubmission, files.map((f) => f.view), (change, won) =>
-        insertAttachments(change, won, files),
-      );
-    } catch (err) {
-      // Another submission or message took one of these uploads after the check above.
-      throw attachmentRaceAsConflict(err);
-    }
-    return c.json({ success: true });
-  })
-  .post("/:id/request-revision", async (c) => {
-    const me = requireMember(c);
-    const { note } = await parseJson(c, z.object({ note: revisionNoteText }));
-    await requestRevision(depsOf(c), me, c.req.param("id"), note);
-    return c.json({ success: true });
-  })
+  // The work on a gig's current milestone: without `/milestones/{n}` (SPEC.md's routes) whichever is current,
+  // with it only that one (a stale screen never acts on the wrong step).
+  .post("/:id/submit", async (c) => submit(c))
+  .post("/:id/milestones/:n/submit", async (c) => submit(c, milestoneParam(c)))
+  .post("/:id/request-revision", async (c) => revise(c))
+  .post("/:id/milestones/:n/request-revision", async (c) => revise(c, milestoneParam(c)))
   .post("/:id/approve", async (c) => {
     await approveWork(depsOf(c), requireMember(c), c.req.param("id"));
     return c.json({ success: true });
   })
-  .post("/:id/dispute", async (c) => {
-    const me = requireMember(c);
-    const { reason } = await parseJson(c, z.object({ reason: disputeReasonText }));
-    await raiseDispute(depsOf(c), me, c.req.param("id"), reason);
+  .post("/:id/milestones/:n/approve", async (c) => {
+    await approveWork(depsOf(c), requireMember(c), c.req.param("id"), milestoneParam(c));
     return c.json({ success: true });
   })
+  .post("/:id/dispute", async (c) => dispute(c))
+  .post("/:id/milestones/:n/dispute", async (c) => dispute(c, milestoneParam(c)))
+  .post("/:id/milestones/:n/start-work", async (c) => {
+    await startWork(depsOf(c), requireMember(c), c.req.param("id"), milestoneParam(c));
+    return c.json({ success: true });
+  })
+  .post("/:id/milestones/:n/fund", rateLimit("hire"), async (c) => c.json(await fundMilestone(depsOf(c), requireMember(c), c.req.param("id"), milestoneParam(c))))
+  .post("/:id/milestone-proposals", async (c) => {
+    const me = requireMember(c);
+    const { milestones } = await parseJson(c, milestoneProposalSchema);
+    return c.json(await proposePlan(depsOf(c), me, c.req.param("id"), milestones), 201);
+  })
+  .post("/:id/milestone-proposals/:proposalId/accept", async (c) => c.json(await answerPlan(depsOf(c), requireMember(c), c.req.param("id"), c.req.param("proposalId"), "accept")))
+  .post("/:id/milestone-proposals/:proposalId/reject", async (c) => c.json(await answerPlan(depsOf(c), requireMember(c), c.req.param("id"), c.req.param("proposalId"), "reject")))
+  .post("/:id/milestone-proposals/:proposalId/withdraw", async (c) =>
+    c.json(await answerPlan(depsOf(c), requireMember(c), c.req.param("id"), c.req.param("proposalId"), "withdraw")),
+  )
   .get("/:id/receipt", async (c) => {
     const pdf = await gigReceiptPdf(depsOf(c), requireMember(c), c.req.param("id"));
     return new Response(pdf, {
@@ -148,3 +160,30 @@ export const gigRoutes = new Hono<AppEnv>()
     const body = await parseJson(c, reviewSchema);
     return c.json(await reviewGig(depsOf(c), me, c.req.param("id"), body), 201);
   });
+
+async function submit(c: Context<AppEnv>, milestone?: number) {
+  const me = requireMember(c);
+  const body = await parseJson(c, submitBody);
+  const files = await prepareAttachments(depsOf(c), me.id, c.req.param("id")!, body.attachments);
+  try {
+    await submitWork(depsOf(c), me, c.req.param("id")!, body.workSubmission, files.map((f) => f.view), (change, won) => insertAttachments(change, won, files), milestone);
+  } catch (err) {
+    // Another submission or message took one of these uploads after the check above.
+    throw attachmentRaceAsConflict(err);
+  }
+  return c.json({ success: true });
+}
+
+async function revise(c: Context<AppEnv>, milestone?: number) {
+  const me = requireMember(c);
+  const { note } = await parseJson(c, z.object({ note: revisionNoteText }));
+  await requestRevision(depsOf(c), me, c.req.param("id")!, note, milestone);
+  return c.json({ success: true });
+}
+
+async function dispute(c: Context<AppEnv>, milestone?: number) {
+  const me = requireMember(c);
+  const { reason } = await parseJson(c, z.object({ reason: disputeReasonText }));
+  await raiseDispute(depsOf(c), me, c.req.param("id")!, reason, milestone);
+  return c.json({ success: true });
+}

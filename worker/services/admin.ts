@@ -6,7 +6,7 @@ import type { GigStatus, GigType } from "../../domain/gig";
 import { where, type SetColumns } from "../db/atomic";
 import { gigReports, gigs, ledgerEntries, users } from "../db/schema";
 import { AppError, notFound } from "../errors";
-import { refundEscrow } from "./escrow";
+import { fundedFrom, loadMilestones, refundFundedFrom } from "./escrow";
 import { applyTransition } from "./gig-transitions";
 import { nostrOutboxHealth } from "./nostr-outbox";
 import { gigView, posterColumns, REMOVED_BY_ADMIN as DELETED_BY_ADMIN, type GigView, type PosterRow } from "./gig-views";
@@ -118,7 +118,10 @@ export async function deleteGigAsAdmin(deps: Deps, gigId: string): Promise<Delet
   const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
   if (!gig || gig.resolution === DELETED_BY_ADMIN) throw notFound("Gig not found", "gig_not_found");
 
-  const funded = gig.escrowStatus === "funded";
+  // Every funded milestone not yet settled goes back to the hirer in full (a completed gig has none).
+  const milestones = await loadMilestones(deps, gig);
+  const refund = gig.status === "completed" ? 0 : fundedFrom(milestones, 1).reduce((sum, m) => sum + refundAmount(m.amount), 0);
+  const funded = refund > 0;
   const now = new Date().toISOString();
   const set: SetColumns<typeof gigs> =
     gig.status === "completed"
@@ -130,14 +133,13 @@ export async function deleteGigAsAdmin(deps: Deps, gigId: string): Promise<Delet
           resolution: DELETED_BY_ADMIN,
           ...(funded ? { escrowStatus: "refunded" } : {}),
         };
-  const refund = funded ? refundAmount(gig.payment) : 0;
 
   await applyTransition(deps, gig, null, {
     set,
     event: { type: "deleted_by_admin", data: { previousStatus: gig.status, ...(funded ? { refund } : {}) } },
     rows: (change, won) => {
       change.update(gigReports, { status: "resolved" }, where("gig_id = ? AND status <> 'resolved'", gig.id), won);
-      return funded ? [refundEscrow(change, won, gig)] : [];
+      return funded ? refundFundedFrom(change, won, gig, milestones, 1).payoutIds : [];
     },
     notify: (g) =>
       [...new Set([g.posterId, g.hirerId, g.workerId])].map((userId) => ({

@@ -5,7 +5,7 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import { AtomicChange, where } from "../db/atomic";
 import { gigs } from "../db/schema";
 import { applyTransition } from "./gig-transitions";
-import { completionRows } from "./escrow";
+import { loadMilestones, namedMilestone, releaseCurrentMilestone } from "./escrow";
 import { notify } from "./notifications";
 import { autoReleaseDays, type Deps } from "./deps";
 import type { GigRow } from "./gig-views";
@@ -45,13 +45,16 @@ export async function autoReleaseDue(deps: Deps, limit = 50): Promise<{ released
 
 async function releaseSilently(deps: Deps, gig: GigRow): Promise<boolean> {
   try {
+    // The current milestone is released (the gig's only one without a plan), exactly as the hirer's approval would.
+    const release = releaseCurrentMilestone(gig, await loadMilestones(deps, gig), "auto_released");
+    const named = namedMilestone(gig, release.milestone);
     await applyTransition(deps, gig, null, {
-      set: { status: "completed", escrowStatus: "released", completedAt: new Date().toISOString() },
-      event: { type: "auto_released", data: { afterDays: autoReleaseDays(deps.env) } },
-      rows: completionRows(gig),
+      set: release.set,
+      event: { type: "auto_released", data: { afterDays: autoReleaseDays(deps.env), milestone: release.milestone.number } },
+      rows: release.rows,
       notify: (g) => [
-        { userId: g.workerId, type: "approved", title: "Payment Released", message: `"${g.title}" was released automatically. Payment is on its way.` },
-        { userId: g.hirerId, type: "auto_released", title: "Payment Released", message: `You did not answer the submission for "${g.title}", so payment was released to the worker.` },
+        { userId: g.workerId, type: "approved", title: "Payment Released", message: `"${g.title}"${named} was released automatically. Payment is on its way.` },
+        { userId: g.hirerId, type: "auto_released", title: "Payment Released", message: `You did not answer the submission for "${g.title}"${named}, so payment was released to the worker.` },
       ],
     });
     return true;

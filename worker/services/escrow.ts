@@ -1,10 +1,11 @@
 // Escrow: funding invoices, their payment and expiry, and the money side of releasing or refunding.
 // Every function here that changes state does so in one AtomicChange (see db/atomic.ts).
-import { and, asc, eq, lte } from "drizzle-orm";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { platformFee, refundAmount, totalCharge, workerPayout } from "../../domain/fees";
+import { milestoneSuffix, type MilestoneResolution } from "../../domain/milestones";
 import { AtomicChange, allOf, not, where, type Cas, type Guard, type SetColumns } from "../db/atomic";
 import { nowIso } from "../db/client";
-import { gigs, invoices, users } from "../db/schema";
+import { gigMilestones, gigs, invoices, users } from "../db/schema";
 import { escrowAccount, FEES, payableAccount, postTransaction, WALLET } from "./ledger";
 import { notify } from "./notifications";
 import { addPayout, attemptPayout } from "./payouts";
@@ -16,6 +17,23 @@ import { LightningError, type InvoiceLookup } from "../lightning/backend";
 import type { GigRow } from "./gig-views";
 
 export type InvoiceRow = typeof invoices.$inferSelect;
+export type MilestoneRow = typeof gigMilestones.$inferSelect;
+
+/**
+ * A gig's milestones in order. Every gig has at least one (posting writes them; migration 0017 gave older gigs
+ * theirs); a gig row written without them (a test's fixture) reads as its one implicit milestone.
+ */
+export async function loadMilestones(deps: Pick<Deps, "db">, gig: GigRow): Promise<MilestoneRow[]> {
+  const rows = await deps.db.select().from(gigMilestones).where(eq(gigMilestones.gigId, gig.id)).orderBy(asc(gigMilestones.number));
+  return rows.length ? rows : [implicitMilestone(gig)];
+}
+
+/** How a milestone is named to people: its own title, or the gig's for an implicit milestone. */
+export const milestoneTitle = (gig: Pick<GigRow, "title">, m: Pick<MilestoneRow, "title">) => m.title ?? gig.title;
+
+/** ` (milestone 2 of 3, "Design")` for a gig with a plan, nothing for one without. */
+export const namedMilestone = (gig: Pick<GigRow, "title" | "milestoneCount">, m: Pick<MilestoneRow, "title" | "number"> | undefined) =>
+  milestoneSuffix(m ? { number: m.number, title: milestoneTitle(gig, m) } : null, gig.milestoneCount);
 
 export interface FundingInvoice {
   id: string;
@@ -25,18 +43,22 @@ export interface FundingInvoice {
   expiresAt: string;
 }
 
-/** Asks the wallet for an invoice of payment + fee. The caller records it in its change with `recordInvoice`. */
-export async function requestFundingInvoice(deps: Deps, gig: Pick<GigRow, "title" | "payment">): Promise<FundingInvoice> {
+/**
+ * Asks the wallet for an invoice of one milestone's amount + fee (`payment`: the milestone's amount; for a gig
+ * without a plan its whole payment). The caller records it in its change with `recordInvoice`.
+ */
+export async function requestFundingInvoice(deps: Deps, gig: Pick<GigRow, "title"> & { payment: number; milestone?: string }): Promise<FundingInvoice> {
   const amount = totalCharge(gig.payment);
-  const created = await deps.lightning.createInvoice(amount, `Gigstr escrow: ${gig.title}`.slice(0, 200), invoiceExpirySeconds(deps.env));
+  const created = await deps.lightning.createInvoice(amount, `Gigstr escrow: ${gig.title}${gig.milestone ?? ""}`.slice(0, 200), invoiceExpirySeconds(deps.env));
   return { id: crypto.randomUUID(), bolt11: created.bolt11, paymentHash: created.paymentHash, amount, expiresAt: created.expiresAt };
 }
 
-export function recordInvoice(change: AtomicChange, when: Guard, invoice: FundingInvoice, gigId: string, payerId: string): void {
+export function recordInvoice(change: AtomicChange, when: Guard, invoice: FundingInvoice, gigId: string, payerId: string, milestone = 1): void {
   change.insert(invoices,
     {
       id: invoice.id,
       gigId,
+      milestone,
       purpose: "funding",
       payerId,
       bolt11: invoice.bolt11,
@@ -61,13 +83,15 @@ export async function watchInvoice(deps: Deps, gigId: string): Promise<void> {
  * is still to be paid, so the room checks again; "done" when there is nothing left to watch.
  */
 export async function checkFunding(deps: Deps, gigId: string): Promise<"pending" | "done"> {
-  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId), columns: { status: true, fundingInvoiceId: true } });
-  const invoiceId = gig?.status === "pending_payment" ? gig.fundingInvoiceId : null;
-  const invoice = invoiceId ? await deps.db.query.invoices.findFirst({ where: eq(invoices.id, invoiceId) }) : undefined;
-  if (!invoice || invoice.status !== "pending") return "done";
-  const state = await checkInvoice(deps, invoice);
-  if (state === "expired") await expireInvoice(deps, invoice);
-  return state === "pending" ? "pending" : "done";
+  // The gig's own funding and any milestone's: every invoice of the gig still waiting to be paid.
+  const waiting = await deps.db.select().from(invoices).where(and(eq(invoices.gigId, gigId), eq(invoices.status, "pending")));
+  let pending = false;
+  for (const invoice of waiting) {
+    const state = await checkInvoice(deps, invoice);
+    if (state === "expired") await expireInvoice(deps, invoice);
+    if (state === "pending") pending = true;
+  }
+  return pending ? "pending" : "done";
 }
 
 /**
@@ -93,11 +117,18 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
   const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, invoice.gigId) });
   if (!gig) return "unknown_invoice";
 
+  const milestone = await deps.db.query.gigMilestones.findFirst({ where: and(eq(gigMilestones.gigId, gig.id), eq(gigMilestones.number, invoice.milestone)) });
+  const account = milestone?.escrowAccount ?? escrowAccount(gig.id);
+
   const change = new AtomicChange(deps.db, deps.committed);
   const paid = change.compareAndSet(invoices, invoice.id, { status: "paid", paidAt: change.at }, where("status IN ('pending', 'expired')"));
 
-  const fundedSet: SetColumns<typeof gigs> =
-    gig.gigType === "job_request"
+  // The first milestone funds the gig itself (it opens, or the hire starts); a later one funds that milestone
+  // while the gig has not ended and the milestone still waits for exactly this invoice.
+  const first = invoice.milestone === 1;
+  const fundedSet: SetColumns<typeof gigs> = !first
+    ? { escrowStatus: sql`CASE WHEN current_milestone = ${invoice.milestone} THEN 'funded' ELSE escrow_status END` }
+    : gig.gigType === "job_request"
       ? { status: "open", escrowStatus: "funded", fundedAt: change.at, fundingInvoiceId: null }
       : {
           status: "claimed",
@@ -107,32 +138,47 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
           claimedAt: change.at,
           deadline: new Date(Date.parse(change.at) + gig.timeframe * 86_400_000).toISOString(),
         };
-  const funded = change.compareAndSet(gigs,
-    gig.id,
-    fundedSet,
-    allOf(where("status = 'pending_payment' AND funding_invoice_id = ?", invoice.id), paid),
-    { bumpVersion: true },
-  );
+  const waitsForIt = first
+    ? where("status = 'pending_payment' AND funding_invoice_id = ?", invoice.id)
+    : where(
+        "status NOT IN ('pending_payment', 'completed', 'cancelled') AND EXISTS (SELECT 1 FROM gig_milestones WHERE gig_id = ? AND number = ? AND escrow = 'unfunded' AND funding_invoice_id = ?)",
+        gig.id,
+        invoice.milestone,
+        invoice.id,
+      );
+  const funded = change.compareAndSet(gigs, gig.id, fundedSet, allOf(waitsForIt, paid), { bumpVersion: true });
+  change.update(gigMilestones, { escrow: "funded", fundedAt: change.at, fundingInvoiceId: null }, where("gig_id = ? AND number = ? AND escrow = 'unfunded'", gig.id, invoice.milestone), funded);
   postTransaction(change, "escrow funded", [
     [WALLET, -invoice.amount],
-    [escrowAccount(gig.id), invoice.amount],
+    [account, invoice.amount],
   ], funded);
-  addGigEvent(change, funded, { gigId: gig.id, type: "escrow_funded", actorId: invoice.payerId, data: { amount: invoice.amount } });
-  notify(change, funded, {
-    userId: gig.gigType === "job_request" ? gig.posterId : gig.workerId,
-    gigId: gig.id,
-    type: "escrow_funded",
-    title: gig.gigType === "job_request" ? "Gig Funded" : "You Were Hired",
-    message:
-      gig.gigType === "job_request"
-        ? `"${gig.title}" is funded and open for workers.`
-        : `"${gig.title}" was hired and the escrow is funded. You can start work.`,
-    actorId: invoice.payerId,
-  });
+  addGigEvent(change, funded, { gigId: gig.id, type: "escrow_funded", actorId: invoice.payerId, data: { amount: invoice.amount, milestone: invoice.milestone } });
+  if (first) {
+    notify(change, funded, {
+      userId: gig.gigType === "job_request" ? gig.posterId : gig.workerId,
+      gigId: gig.id,
+      type: "escrow_funded",
+      title: gig.gigType === "job_request" ? "Gig Funded" : "You Were Hired",
+      message:
+        gig.gigType === "job_request"
+          ? `"${gig.title}" is funded and open for workers.`
+          : `"${gig.title}" was hired and the escrow is funded. You can start work.`,
+      actorId: invoice.payerId,
+    });
+  } else {
+    notify(change, funded, {
+      userId: gig.workerId,
+      gigId: gig.id,
+      type: "escrow_funded",
+      title: "Milestone Funded",
+      message: `The hirer funded the next step of "${gig.title}"${namedMilestone(gig, milestone)}.`,
+      actorId: invoice.payerId,
+    });
+  }
 
   // Money for a gig that no longer waits for it goes back to whoever paid.
   const late = allOf(paid, not(funded));
-  const refundId = addPayout(change, late, { gigId: gig.id, purpose: `late_payment:${invoice.id}`, recipientId: invoice.payerId, amount: invoice.amount });
+  const refundId = addPayout(change, late, { gigId: gig.id, milestone: invoice.milestone, purpose: `late_payment:${invoice.id}`, recipientId: invoice.payerId, amount: invoice.amount });
   postTransaction(change, "late payment refund", [
     [WALLET, -invoice.amount],
     [payableAccount(refundId), invoice.amount],
@@ -210,6 +256,24 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
     { status: "expired", lateCheckAt: lateCheckAt(invoice.expiresAt, 0), lateChecks: 0 },
     where("status = 'pending' AND expires_at <= ?", change.at),
   );
+  if (invoice.milestone > 1) {
+    // A later milestone's invoice: the milestone stays unfunded and the hirer may ask for a new one.
+    const milestone = await deps.db.query.gigMilestones.findFirst({ where: and(eq(gigMilestones.gigId, gig.id), eq(gigMilestones.number, invoice.milestone)) });
+    change.update(gigMilestones, { fundingInvoiceId: null }, where("gig_id = ? AND number = ? AND funding_invoice_id = ?", gig.id, invoice.milestone, invoice.id), expired);
+    addGigEvent(change, expired, { gigId: gig.id, type: "payment_expired", actorId: null, data: { invoiceId: invoice.id, milestone: invoice.milestone } });
+    if (gig.status !== "completed" && gig.status !== "cancelled") {
+      notify(change, expired, {
+        userId: invoice.payerId,
+        gigId: gig.id,
+        type: "payment_expired",
+        title: "Payment Window Expired",
+        message: `The invoice for the next step of "${gig.title}"${namedMilestone(gig, milestone)} expired unpaid. No sats were taken; you can fund it again from the gig.`,
+      });
+    }
+    await change.commit();
+    if (change.won(expired)) await forgetCachedGig(gig.id);
+    return change.won(expired) ? "expired" : "skipped";
+  }
   const revertSet: SetColumns<typeof gigs> =
     gig.gigType === "job_request"
       ? { status: "cancelled", cancelledAt: change.at, fundingInvoiceId: null }
@@ -318,49 +382,138 @@ export async function expireDueInvoices(deps: Deps, limit = 50): Promise<{ expir
   return { expired, failed };
 }
 
-// ---- Releasing and refunding the escrow (added to a gig transition's change) ----------------
+// ---- Releasing and refunding a milestone's escrow (added to a gig transition's change) -------------
+// Each settles one milestone: its escrow account to payables (and the platform's fees), its row marked with
+// how it ended, guarded by the transition's compare-and-set (which read the milestone as funded: funding a
+// milestone bumps its gig's version, so a stale read loses).
 
-/** The hirer approved (or the admin paid the worker): worker gets payment − fee, the platform 2·fee. */
-export function releaseEscrow(change: AtomicChange, when: Guard, gig: GigRow): string {
-  const payoutId = addPayout(change, when, { gigId: gig.id, purpose: "worker_payout", recipientId: gig.workerId!, amount: workerPayout(gig.payment) });
+function settleMilestoneRow(change: AtomicChange, when: Guard, m: MilestoneRow, escrow: MilestoneRow["escrow"], resolution: MilestoneResolution) {
+  change.update(gigMilestones, { escrow, settledAt: change.at, resolution }, where("id = ? AND escrow = 'funded'", m.id), when);
+}
+
+/** The hirer approved (or the admin paid the worker, or silence released it): the worker gets amount − fee, the platform 2·fee. */
+export function releaseMilestone(change: AtomicChange, when: Guard, gig: GigRow, m: MilestoneRow, resolution: MilestoneResolution): string {
+  const payoutId = addPayout(change, when, { gigId: gig.id, milestone: m.number, purpose: "worker_payout", recipientId: gig.workerId!, amount: workerPayout(m.amount) });
   postTransaction(change, "escrow released", [
-    [escrowAccount(gig.id), -totalCharge(gig.payment)],
-    [FEES, 2 * platformFee(gig.payment)],
-    [payableAccount(payoutId), workerPayout(gig.payment)],
+    [m.escrowAccount, -totalCharge(m.amount)],
+    [FEES, 2 * platformFee(m.amount)],
+    [payableAccount(payoutId), workerPayout(m.amount)],
   ], when);
+  settleMilestoneRow(change, when, m, "released", resolution);
   return payoutId;
 }
 
-/** Cancelled after funding, or the admin refunded: the hirer gets back everything, fee included. */
-export function refundEscrow(change: AtomicChange, when: Guard, gig: GigRow): string {
-  const payoutId = addPayout(change, when, { gigId: gig.id, purpose: "hirer_refund", recipientId: gig.hirerId!, amount: refundAmount(gig.payment) });
+/** Cancelled after funding, the admin refunded, or the gig ended before it started: the hirer gets back everything, fee included. */
+export function refundMilestone(change: AtomicChange, when: Guard, gig: GigRow, m: MilestoneRow, resolution: MilestoneResolution): string {
+  const payoutId = addPayout(change, when, { gigId: gig.id, milestone: m.number, purpose: "hirer_refund", recipientId: gig.hirerId!, amount: refundAmount(m.amount) });
   postTransaction(change, "escrow refunded", [
-    [escrowAccount(gig.id), -refundAmount(gig.payment)],
-    [payableAccount(payoutId), refundAmount(gig.payment)],
+    [m.escrowAccount, -refundAmount(m.amount)],
+    [payableAccount(payoutId), refundAmount(m.amount)],
   ], when);
+  settleMilestoneRow(change, when, m, "refunded", resolution);
   return payoutId;
 }
 
 /** The admin split: the worker's share of what a release would pay, the rest back to the hirer; fees as a release. */
-export function splitEscrow(change: AtomicChange, when: Guard, gig: GigRow, worker: number, hirer: number): string[] {
-  const fees = totalCharge(gig.payment) - worker - hirer;
-  const workerPayoutId = addPayout(change, when, { gigId: gig.id, purpose: "worker_payout", recipientId: gig.workerId!, amount: worker });
-  const hirerPayoutId = addPayout(change, when, { gigId: gig.id, purpose: "hirer_refund", recipientId: gig.hirerId!, amount: hirer });
+export function splitMilestone(change: AtomicChange, when: Guard, gig: GigRow, m: MilestoneRow, worker: number, hirer: number): string[] {
+  const fees = totalCharge(m.amount) - worker - hirer;
+  const workerPayoutId = addPayout(change, when, { gigId: gig.id, milestone: m.number, purpose: "worker_payout", recipientId: gig.workerId!, amount: worker });
+  const hirerPayoutId = addPayout(change, when, { gigId: gig.id, milestone: m.number, purpose: "hirer_refund", recipientId: gig.hirerId!, amount: hirer });
   postTransaction(change, "escrow split", [
-    [escrowAccount(gig.id), -totalCharge(gig.payment)],
+    [m.escrowAccount, -totalCharge(m.amount)],
     [FEES, fees],
     [payableAccount(workerPayoutId), worker],
     [payableAccount(hirerPayoutId), hirer],
   ], when);
+  settleMilestoneRow(change, when, m, "split", "split");
   return [workerPayoutId, hirerPayoutId];
 }
 
-/** Completion: escrow released to the worker, both parties' records updated. Shared by approve, auto-release and the admin. */
-export function completionRows(gig: GigRow) {
-  return (change: AtomicChange, won: Cas): string[] => {
-    const payoutId = releaseEscrow(change, won, gig);
-    change.increment(users, gig.workerId!, { completedGigs: 1, successfulGigs: 1 }, won);
-    change.increment(users, gig.hirerId!, { completedGigs: 1, successfulGigs: 1 }, won);
-    return [payoutId];
+/** The milestones whose escrow is funded and unsettled from `fromNumber` on: what ending the gig there refunds in full. */
+export const fundedFrom = (milestones: readonly MilestoneRow[], fromNumber: number) => milestones.filter((m) => m.number >= fromNumber && m.escrow === "funded");
+
+/** Refunds every funded milestone from `fromNumber` on in full; their payouts, and the sats returned. */
+export function refundFundedFrom(change: AtomicChange, when: Guard, gig: GigRow, milestones: readonly MilestoneRow[], fromNumber: number) {
+  const refunds = fundedFrom(milestones, fromNumber);
+  return {
+    payoutIds: refunds.map((m) => refundMilestone(change, when, gig, m, "cancelled")),
+    amount: refunds.reduce((s, m) => s + refundAmount(m.amount), 0),
+  };
+}
+
+/** The gig's current milestone. */
+export function currentMilestoneOf(gig: GigRow, milestones: readonly MilestoneRow[]): MilestoneRow {
+  return milestones.find((m) => m.number === gig.currentMilestone) ?? implicitMilestone(gig);
+}
+
+/** A gig without milestone rows, read as its one implicit milestone (its payment, in `escrow:<gig>`). */
+function implicitMilestone(gig: GigRow): MilestoneRow {
+  return {
+      id: `implicit:${gig.id}`,
+      gigId: gig.id,
+      number: 1,
+      title: null,
+      amount: gig.payment,
+      days: null,
+      escrow: gig.escrowStatus === "funded" ? "funded" : gig.escrowStatus === "pending" ? "unfunded" : gig.escrowStatus,
+      escrowAccount: escrowAccount(gig.id),
+      fundingInvoiceId: null,
+      fundedAt: gig.fundedAt,
+      settledAt: null,
+      resolution: null,
+      transitionId: null,
+      createdAt: gig.createdAt,
+  };
+}
+
+/**
+ * The gig's columns once its current milestone is settled and the work goes on: the next milestone is current,
+ * not started (claimed: the worker starts it, either party may still cancel, refunding what is funded), its
+ * escrow status the next milestone's, the last submission cleared, and its days (if it has any) the deadline.
+ */
+export function nextMilestoneSet(gig: GigRow, next: MilestoneRow, at: string): SetColumns<typeof gigs> {
+  const deadline = next.days ? new Date(Date.parse(at) + next.days * 86_400_000).toISOString() : gig.deadline;
+  return {
+    status: "claimed",
+    currentMilestone: next.number,
+    escrowStatus: next.escrow === "funded" ? "funded" : "pending",
+    workSubmission: null,
+    revisionNote: null,
+    submittedAt: null,
+    remindersSent: 0,
+    disputeReason: null,
+    disputedBy: null,
+    deadline,
+  };
+}
+
+export interface MilestoneRelease {
+  set: SetColumns<typeof gigs>;
+  rows: (change: AtomicChange, won: Cas) => string[];
+  milestone: MilestoneRow;
+  /** The gig completes with this release (its last milestone). */
+  last: boolean;
+}
+
+/**
+ * Releasing the current milestone to the worker (approve, auto-release, the admin's pay_worker): its payout, and
+ * either the next milestone or the gig's completion with both parties' records. One rule for all three.
+ */
+export function releaseCurrentMilestone(gig: GigRow, milestones: readonly MilestoneRow[], resolution: MilestoneResolution): MilestoneRelease {
+  const m = currentMilestoneOf(gig, milestones);
+  const next = milestones.find((x) => x.number === m.number + 1);
+  const at = new Date().toISOString();
+  return {
+    milestone: m,
+    last: !next,
+    set: next ? nextMilestoneSet(gig, next, at) : { status: "completed", escrowStatus: "released", completedAt: at },
+    rows: (change, won) => {
+      const payoutId = releaseMilestone(change, won, gig, m, resolution);
+      if (!next) {
+        change.increment(users, gig.workerId!, { completedGigs: 1, successfulGigs: 1 }, won);
+        change.increment(users, gig.hirerId!, { completedGigs: 1, successfulGigs: 1 }, won);
+      }
+      return [payoutId];
+    },
   };
 }

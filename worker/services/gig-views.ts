@@ -4,10 +4,11 @@ import { platformFee, totalCharge } from "../../domain/fees";
 import { isParty, REMOVED_BY_ADMIN } from "../../domain/gig";
 import type { GigDetail, GigView } from "../../domain/gig-view";
 import { successRate } from "../../domain/reputation";
-import { eq, fillPlaceholders, sql } from "drizzle-orm";
+import { and, asc, eq, fillPlaceholders, sql } from "drizzle-orm";
+import { milestoneMoney, milestoneStep, type MilestoneProposalView, type MilestoneView, type MilestonePlanItem } from "../../domain/milestones";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { allMeasured, type UserRow } from "../db/client";
-import { gigs, invoices, users } from "../db/schema";
+import { gigMilestones, gigs, invoices, milestoneProposals, payouts, users } from "../db/schema";
 import { notFound } from "../errors";
 import type { Deps } from "./deps";
 
@@ -17,7 +18,7 @@ export type GigRow = typeof gigs.$inferSelect;
 export const GIG_VIEW_FIELDS = [
   "id", "gigType", "title", "description", "category", "status", "payment", "timeframe", "deadline", "createdAt", "claimedAt",
   "submittedAt", "completedAt", "posterId", "hirerId", "workerId", "escrowStatus", "workSubmission", "revisionNote",
-  "disputeReason", "resolution",
+  "disputeReason", "resolution", "currentMilestone", "milestoneCount",
 ] as const satisfies readonly (keyof GigRow)[];
 export type GigViewRow = Pick<GigRow, (typeof GIG_VIEW_FIELDS)[number]>;
 export type PosterRow = Pick<UserRow, "id" | "username" | "displayName" | "profilePicture" | "completedGigs" | "successfulGigs">;
@@ -79,6 +80,8 @@ export function gigView(gig: GigViewRow, poster: PosterRow, viewer: { userId: st
     revisionNote: privileged ? gig.revisionNote : null,
     disputeReason: privileged ? gig.disputeReason : null,
     resolution: gig.resolution,
+    currentMilestone: gig.currentMilestone,
+    milestoneCount: gig.milestoneCount,
     poster: {
       id: poster.id,
       username: poster.username,
@@ -153,5 +156,62 @@ export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: View
     const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.id, row.fundingInvoiceId) });
     paymentRequest = invoice?.status === "pending" ? invoice.bolt11 : null;
   }
-  return { ...gigView(row, posterOf(row), viewer), paymentRequest };
+  const view = gigView(row, posterOf(row), viewer);
+  const { milestones, milestoneProposal } = await milestonesOf(deps, view, viewer);
+  return { ...view, paymentRequest, milestones, milestoneProposal };
+}
+
+/**
+ * A gig's milestones as its details show them: each one's money and step, the current one marked, a later
+ * milestone's open invoice to the hirer, and a pending change of the plan to the parties.
+ */
+async function milestonesOf(deps: Pick<Deps, "db">, gig: GigView, viewer: Viewer): Promise<{ milestones: MilestoneView[]; milestoneProposal: MilestoneProposalView | null }> {
+  const party = isParty(gig, viewer.userId);
+  const [rows, paid, waiting, proposal] = await Promise.all([
+    deps.db.select().from(gigMilestones).where(eq(gigMilestones.gigId, gig.id)).orderBy(asc(gigMilestones.number)),
+    deps.db
+      .select({ milestone: payouts.milestone })
+      .from(payouts)
+      .where(and(eq(payouts.gigId, gig.id), eq(payouts.purpose, "worker_payout"), eq(payouts.status, "succeeded"))),
+    deps.db
+      .select({ id: invoices.id, bolt11: invoices.bolt11, milestone: invoices.milestone })
+      .from(invoices)
+      .where(and(eq(invoices.gigId, gig.id), eq(invoices.status, "pending"))),
+    party ? deps.db.query.milestoneProposals.findFirst({ where: and(eq(milestoneProposals.gigId, gig.id), eq(milestoneProposals.status, "pending")) }) : undefined,
+  ]);
+  const paidOut = new Set(paid.map((p) => p.milestone));
+  const list = rows.length
+    ? rows
+    : [{ number: 1, title: null, amount: gig.payment, days: null, escrow: gig.escrowStatus === "pending" ? ("unfunded" as const) : gig.escrowStatus, fundingInvoiceId: null, fundedAt: null, settledAt: null, resolution: null }];
+  const milestones = list.map((m): MilestoneView => {
+    // The first milestone is funded by the gig's own invoice; a later one by the invoice it names.
+    const invoice = waiting.find((i) => (m.number === 1 ? i.milestone === 1 : i.id === m.fundingInvoiceId));
+    return {
+      number: m.number,
+      title: m.title ?? gig.title,
+      amount: m.amount,
+      days: m.days,
+      escrow: m.escrow,
+      step: milestoneStep({ number: m.number, escrow: m.escrow, resolution: m.resolution, awaitingPayment: !!invoice, paidOut: paidOut.has(m.number) }, gig),
+      current: m.number === gig.currentMilestone,
+      ...milestoneMoney(m.amount),
+      fundedAt: m.fundedAt,
+      settledAt: m.settledAt,
+      resolution: m.resolution,
+      paymentRequest: invoice && viewer.userId === gig.hirerId ? invoice.bolt11 : null,
+    };
+  });
+  return {
+    milestones,
+    milestoneProposal: proposal
+      ? {
+          id: proposal.id,
+          proposerId: proposal.proposerId,
+          fromNumber: proposal.fromNumber,
+          milestones: JSON.parse(proposal.plan) as MilestonePlanItem[],
+          status: proposal.status,
+          createdAt: proposal.createdAt,
+        }
+      : null,
+  };
 }

@@ -2,6 +2,8 @@
 import { and, desc, eq, fillPlaceholders, gte, lte, or, sql, type SQL } from "drizzle-orm";
 import { integer, QueryBuilder, sqliteTable } from "drizzle-orm/sqlite-core";
 import type { GigForm } from "../../domain/gig-schemas";
+import { milestoneSuffix } from "../../domain/milestones";
+import { insertMilestones } from "./milestones";
 import { budgetBandOfRange } from "../../domain/gig";
 import { allMeasured, type UserRow } from "../db/client";
 import { AtomicChange, ALWAYS, where } from "../db/atomic";
@@ -25,7 +27,15 @@ export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<P
   if (!me.lightningAddress) throw badRequest(LIGHTNING_ADDRESS_REQUIRED, "lightning_address_required");
   const id = crypto.randomUUID();
   const isJob = form.gigType === "job_request";
-  const invoice: FundingInvoice | null = isJob ? await requestFundingInvoice(deps, { title: form.title, payment: form.payment }) : null;
+  const plan = form.milestones;
+  // A job request opens when its first milestone (its whole payment, without a plan) is funded.
+  const invoice: FundingInvoice | null = isJob
+    ? await requestFundingInvoice(deps, {
+        title: form.title,
+        payment: plan ? plan[0]!.amount : form.payment,
+        milestone: plan ? milestoneSuffix({ number: 1, title: plan[0]!.title }, plan.length) : undefined,
+      })
+    : null;
 
   const change = new AtomicChange(deps.db, deps.committed);
   change.insert(gigs,
@@ -43,6 +53,8 @@ export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<P
       hirerId: isJob ? me.id : null,
       workerId: isJob ? null : me.id,
       fundingInvoiceId: invoice?.id ?? null,
+      milestoneCount: plan?.length ?? 1,
+      currentMilestone: 1,
       version: 0,
       createdAt: change.at,
     },
@@ -50,13 +62,14 @@ export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<P
   );
   // The posting itself is the compare-and-set: a gig row with this id cannot exist twice.
   const posted = change.compareAndSet(gigs, id, {}, where("version = 0"));
+  insertMilestones(change, posted, id, plan, form.payment);
   if (invoice) recordInvoice(change, posted, invoice, id, me.id);
-  addGigEvent(change, posted, { gigId: id, type: "posted", actorId: me.id, data: { payment: form.payment } });
+  addGigEvent(change, posted, { gigId: id, type: "posted", actorId: me.id, data: { payment: form.payment, ...(plan ? { milestones: plan } : {}) } });
   await change.commit();
 
   if (invoice) deps.defer(() => watchInvoice(deps, id));
   const gig = await getGig(deps, id, { userId: me.id, isAdmin: false });
-  return { gig, paymentRequest: invoice?.bolt11 ?? null, totalCharge: gig.totalCharge };
+  return { gig, paymentRequest: invoice?.bolt11 ?? null, totalCharge: invoice?.amount ?? gig.totalCharge };
 }
 
 export interface GigListQuery {

@@ -4,11 +4,13 @@
 // Accounts:
 //   wallet             the outside world's side of the platform's Lightning wallet: its balance is
 //                      MINUS what the wallet holds (money coming in is -amount here).
-//   escrow:<gigId>     what the platform holds for that gig.
+//   escrow:<gigId>     what the platform holds for a gig without a milestone plan (its implicit milestone).
+//   escrow:<gigId>:<n> what the platform holds for milestone n of a gig with a plan (domain/milestones.ts).
 //   fees               what the platform has earned (and spent on routing fees).
 //   payable:<payoutId> what the platform owes one payout's recipient until it is paid.
 // Invariants (checkLedger): every transaction sums to zero; no account but `wallet` is negative;
-// a terminal gig's escrow account is 0; -wallet = Σ escrow + fees + payables.
+// a terminal gig's escrow accounts are 0; a milestone's account holds its total charge while funded and 0
+// otherwise; -wallet = Σ escrow + fees + payables.
 //
 // Money flows:
 //   funding paid     wallet -T            escrow +T            (T = payment + fee)
@@ -19,7 +21,7 @@
 import type { AtomicChange, Guard } from "../db/atomic";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { gigs, ledgerEntries } from "../db/schema";
+import { gigMilestones, gigs, ledgerEntries } from "../db/schema";
 import type { LedgerCheck } from "../../domain/admin-views";
 
 export type { LedgerCheck };
@@ -61,11 +63,27 @@ export async function checkLedger(db: Db): Promise<LedgerCheck> {
   );
   for (const r of negative) problems.push(`account ${r.account} is negative (${r.balance})`);
 
+  // Every escrow account by its gig: `escrow:<gig>` or `escrow:<gig>:<n>` (gig ids hold no colon).
   const stuckEscrow = await db.all<{ id: string; balance: number }>(
-    sql`SELECT g.id, SUM(l.amount) AS balance FROM ${gigs} g JOIN ${ledgerEntries} l ON l.account = 'escrow:' || g.id
-       WHERE g.status IN ('completed', 'cancelled') GROUP BY g.id HAVING SUM(l.amount) <> 0 LIMIT 20`,
+    sql`WITH escrows AS (
+         SELECT CASE WHEN instr(substr(account, 8), ':') > 0 THEN substr(account, 8, instr(substr(account, 8), ':') - 1) ELSE substr(account, 8) END AS gig_id,
+                SUM(amount) AS balance
+         FROM ${ledgerEntries} WHERE account LIKE 'escrow:%' GROUP BY gig_id)
+       SELECT g.id, e.balance FROM escrows e JOIN ${gigs} g ON g.id = e.gig_id
+       WHERE g.status IN ('completed', 'cancelled') AND e.balance <> 0 LIMIT 20`,
   );
   for (const r of stuckEscrow) problems.push(`terminal gig ${r.id} still holds ${r.balance} sats in escrow`);
+
+  // A milestone's escrow holds exactly its total charge (amount + ceil(2.5 %)) while funded, nothing otherwise.
+  const wrongMilestones = await db.all<{ gig_id: string; number: number; escrow: string; balance: number; expected: number }>(
+    sql`SELECT m.gig_id, m.number, m.escrow, COALESCE((SELECT SUM(l.amount) FROM ${ledgerEntries} l WHERE l.account = m.escrow_account), 0) AS balance,
+              CASE WHEN m.escrow = 'funded' THEN m.amount + (m.amount * 250 + 9999) / 10000 ELSE 0 END AS expected
+       FROM ${gigMilestones} m
+       WHERE COALESCE((SELECT SUM(l.amount) FROM ${ledgerEntries} l WHERE l.account = m.escrow_account), 0)
+             <> CASE WHEN m.escrow = 'funded' THEN m.amount + (m.amount * 250 + 9999) / 10000 ELSE 0 END
+       LIMIT 20`,
+  );
+  for (const r of wrongMilestones) problems.push(`milestone ${r.number} of gig ${r.gig_id} is ${r.escrow} but its escrow holds ${r.balance} sats (expected ${r.expected})`);
 
   const totals = await db.get<{ wallet: number; escrow: number; fees: number; payables: number }>(
     sql`SELECT

@@ -20,7 +20,7 @@
 import { and, asc, count, eq, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { AtomicChange, type Cas, type Guard, where } from "../db/atomic";
 import { nowIso } from "../db/client";
-import { gigs, payoutAttempts, payouts, users } from "../db/schema";
+import { gigMilestones, gigs, payoutAttempts, payouts, users } from "../db/schema";
 import { payoutFeeCap, routingFeeCap, type PayoutKind } from "../../domain/fees";
 import { markFailedAllowed, nextPayoutStep, verdictAfterLookup, verdictOfPayAnswer, type AttemptFacts, type AttemptVerdict } from "../../domain/payout-rule";
 import { LONGEST_PAY_CALL_MS, type PaymentLookup } from "../lightning/backend";
@@ -66,15 +66,23 @@ function kindOf(purpose: string, split: boolean): PayoutKind {
   return purpose === "hirer_refund" || purpose.startsWith("late_payment:") ? "refund" : "worker";
 }
 
-/** The payout's routing fee cap (domain/fees.ts payoutFeeCap), from its gig's payment and whether the gig was split. */
+/**
+ * The payout's routing fee cap (domain/fees.ts payoutFeeCap), from what its milestone's escrow held (the gig's
+ * payment for a gig without a plan) and whether that milestone was split.
+ */
 async function feeCapOf(deps: Deps, payout: PayoutRow): Promise<number> {
-  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, payout.gigId), columns: { payment: true } });
-  if (!gig) return routingFeeCap(payout.amount);
+  const milestone = await deps.db.query.gigMilestones.findFirst({
+    where: and(eq(gigMilestones.gigId, payout.gigId), eq(gigMilestones.number, payout.milestone)),
+    columns: { amount: true },
+  });
+  const gig = milestone ? null : await deps.db.query.gigs.findFirst({ where: eq(gigs.id, payout.gigId), columns: { payment: true } });
+  const escrowed = milestone?.amount ?? gig?.payment;
+  if (escrowed === undefined) return routingFeeCap(payout.amount);
   const [parts] = await deps.db
     .select({ n: count() })
     .from(payouts)
-    .where(and(eq(payouts.gigId, payout.gigId), or(eq(payouts.purpose, "worker_payout"), eq(payouts.purpose, "hirer_refund"))));
-  return payoutFeeCap(payout.amount, gig.payment, kindOf(payout.purpose, (parts?.n ?? 0) >= 2 && (payout.purpose === "worker_payout" || payout.purpose === "hirer_refund")));
+    .where(and(eq(payouts.gigId, payout.gigId), eq(payouts.milestone, payout.milestone), or(eq(payouts.purpose, "worker_payout"), eq(payouts.purpose, "hirer_refund"))));
+  return payoutFeeCap(payout.amount, escrowed, kindOf(payout.purpose, (parts?.n ?? 0) >= 2 && (payout.purpose === "worker_payout" || payout.purpose === "hirer_refund")));
 }
 
 /** How an attempt may pay: by default the payout's own fee cap; the admin's "Pay anyway" allows the general cap. */
@@ -85,6 +93,8 @@ export interface AttemptOptions {
 
 export interface PayoutDraft {
   gigId: string;
+  /** The milestone whose escrow it pays out (1 when left out: a gig without a plan). */
+  milestone?: number;
   purpose: string;
   recipientId: string;
   amount: number;
@@ -94,7 +104,7 @@ export interface PayoutDraft {
 export function addPayout(change: AtomicChange, when: Guard, draft: PayoutDraft): string {
   const id = crypto.randomUUID();
   change.insert(payouts,
-    { id, gigId: draft.gigId, purpose: draft.purpose, recipientId: draft.recipientId, amount: draft.amount, status: "pending", attempts: 0, createdAt: change.at, updatedAt: change.at },
+    { id, gigId: draft.gigId, milestone: draft.milestone ?? 1, purpose: draft.purpose, recipientId: draft.recipientId, amount: draft.amount, status: "pending", attempts: 0, createdAt: change.at, updatedAt: change.at },
     when,
   );
   return id;

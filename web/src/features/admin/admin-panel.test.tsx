@@ -34,6 +34,7 @@ const dispute: Dispute = {
   title: "Translate a page",
   description: "Into Spanish",
   gigType: "job_request",
+  milestone: null,
   payment: 10_000,
   totalCharge: 10_250,
   workerPayout: 9_750,

@@ -32,6 +32,8 @@ export function makeGig(overrides: Partial<Gig> = {}): Gig {
     revisionNote: null,
     disputeReason: null,
     resolution: null,
+    currentMilestone: 1,
+    milestoneCount: 1,
     poster: { id: "poster-1", username: "npub1posterxyz", displayName: "Paula Poster", profilePicture: null, completedGigs: 4, successRate: 75 },
     ...overrides,
   };

@@ -6,7 +6,7 @@ export type { GigType } from "../../../../domain/gig";
 export type { GigPosterView as GigPoster } from "../../../../domain/gig-view";
 
 /** A gig as any answer carries it: GET /api/gigs/{id} adds the open funding invoice (paymentRequest). */
-export type Gig = GigView & Partial<Pick<GigDetail, "paymentRequest">>;
+export type Gig = GigView & Partial<Pick<GigDetail, "paymentRequest" | "milestones" | "milestoneProposal">>;
 
 /** POST /api/gigs and POST /api/gigs/{id}/claim. */
 export type GigWithInvoice = PostedGig;
