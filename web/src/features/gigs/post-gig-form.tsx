@@ -1,11 +1,14 @@
 // Post New Gig (SPEC.md §2 Post tab, §5 Gig form): the form, checked with the shared gigFormSchema and its
 // messages, then a Preview step (Edit or confirm). Preview is disabled while the form is invalid; posting
 // needs a Lightning address. A job request goes on to the escrow payment; a service offering is open at once.
+// "Pay in milestones" (issue 28) swaps the one payment for a plan of 2 to 10 milestones whose sum is the payment;
+// a job request then pays milestone 1 and its fee when posted.
 import { useId, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { useNavigate } from "react-router";
-import { feeBreakdown, isValidPayment } from "../../../../domain/fees";
+import { feeBreakdown, isValidPayment, platformFee, totalCharge } from "../../../../domain/fees";
 import { CATEGORIES, DEFAULT_TIMEFRAME, GIG_TYPE_LABELS, type GigType } from "../../../../domain/gig";
 import { gigFormSchema, type GigForm } from "../../../../domain/gig-schemas";
+import { planTotal, type MilestonePlanItem } from "../../../../domain/milestones";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card, CardContent } from "../../components/ui/card";
@@ -21,6 +24,15 @@ import { useSettingsDialog } from "../profile/settings-context";
 import { gigApi, useGigMutation } from "./gig-api";
 import { useGigDialogs } from "./gig-dialogs-context";
 import { isLightningAddressRequired, useLightningAddressRequired } from "./lightning-address-required";
+import {
+  draftPlanTotal,
+  initialMilestoneRows,
+  MilestonePlanEditor,
+  MilestonePlanPreview,
+  type MilestoneRowDraft,
+  type MilestoneRowErrors,
+  type MilestoneRowField,
+} from "./milestone-plan-editor";
 
 type Field = "gigType" | "title" | "description" | "category" | "payment" | "timeframe";
 
@@ -31,22 +43,62 @@ interface Draft {
   category: string;
   payment: string;
   timeframe: string;
+  /** "Pay in milestones": the payment is then the sum of the rows. The rows stay while it is off, unsent. */
+  milestonesOn: boolean;
+  milestones: MilestoneRowDraft[];
 }
 
-const EMPTY_DRAFT: Draft = { gigType: "job_request", title: "", description: "", category: "", payment: "", timeframe: String(DEFAULT_TIMEFRAME) };
+const emptyDraft = (): Draft => ({
+  gigType: "job_request",
+  title: "",
+  description: "",
+  category: "",
+  payment: "",
+  timeframe: String(DEFAULT_TIMEFRAME),
+  milestonesOn: false,
+  milestones: initialMilestoneRows(),
+});
 
 /** A number input's text as the schema sees it: blank is absent, anything else a number (NaN if not one). */
 const asNumber = (text: string) => (text.trim() === "" ? undefined : Number(text));
 
-export function validateDraft(draft: Draft): { form: GigForm | null; errors: Partial<Record<Field, string>> } {
-  const result = gigFormSchema.safeParse({ ...draft, payment: asNumber(draft.payment), timeframe: asNumber(draft.timeframe) });
-  if (result.success) return { form: result.data, errors: {} };
+export interface MilestoneErrors {
+  /** By row index. */
+  rows: MilestoneRowErrors[];
+  /** About the plan as a whole. */
+  plan?: string;
+}
+
+export function validateDraft(draft: Draft): { form: GigForm | null; errors: Partial<Record<Field, string>>; milestoneErrors: MilestoneErrors } {
+  const plan = draft.milestonesOn
+    ? draft.milestones.map((row) => ({ title: row.title, amount: asNumber(row.amount), days: asNumber(row.days) }))
+    : undefined;
+  const result = gigFormSchema.safeParse({
+    gigType: draft.gigType,
+    title: draft.title,
+    description: draft.description,
+    category: draft.category,
+    payment: plan ? draftPlanTotal(draft.milestones) : asNumber(draft.payment),
+    timeframe: asNumber(draft.timeframe),
+    milestones: plan,
+  });
+  const milestoneErrors: MilestoneErrors = { rows: draft.milestones.map(() => ({})) };
+  if (result.success) return { form: result.data, errors: {}, milestoneErrors };
   const errors: Partial<Record<Field, string>> = {};
   for (const issue of result.error.issues) {
-    const field = issue.path[0] as Field;
-    errors[field] ??= issue.message;
+    const [field, index, rowField] = issue.path;
+    if (field === "milestones") {
+      if (typeof index === "number") milestoneErrors.rows[index]![rowField as MilestoneRowField] ??= issue.message;
+      else milestoneErrors.plan ??= issue.message;
+    } else errors[field as Field] ??= issue.message;
   }
-  return { form: null, errors };
+  if (plan) {
+    // The payment is the sum: while an amount is missing, that row says so and the sum says nothing of it.
+    if (milestoneErrors.rows.some((row) => row.amount)) delete errors.payment;
+    // A sum over the maximum is the payment's error, said once, beside the payment.
+    if (milestoneErrors.plan === errors.payment) delete milestoneErrors.plan;
+  }
+  return { form: null, errors, milestoneErrors };
 }
 
 const GIG_TYPE_HINTS: Record<GigType, string> = {
@@ -54,8 +106,12 @@ const GIG_TYPE_HINTS: Record<GigType, string> = {
   service_offering: "You offer a service. A hirer pays into escrow when they hire you.",
 };
 
-/** The fee line (SPEC.md §1): the hirer pays payment + 2.5%; the worker receives payment − 2.5%. */
-export function FeeSummary({ gigType, payment }: { gigType: GigType; payment: number }) {
+/**
+ * The fee line (SPEC.md §1): the hirer pays payment + 2.5%; the worker receives payment − 2.5%. With a plan the
+ * fee is per milestone (rounded up on each), and a job request pays milestone 1 and its fee now.
+ */
+export function FeeSummary({ gigType, payment, plan }: { gigType: GigType; payment: number; plan?: readonly MilestonePlanItem[] }) {
+  if (plan?.length) return <PlanFeeSummary gigType={gigType} plan={plan} />;
   if (!isValidPayment(payment)) return null;
   const f = feeBreakdown(payment);
   return gigType === "job_request" ? (
@@ -69,6 +125,27 @@ export function FeeSummary({ gigType, payment }: { gigType: GigType; payment: nu
   );
 }
 
+function PlanFeeSummary({ gigType, plan }: { gigType: GigType; plan: readonly MilestonePlanItem[] }) {
+  const total = planTotal(plan);
+  const fees = plan.reduce((sum, m) => sum + platformFee(m.amount), 0);
+  const first = plan[0]!;
+  return gigType === "job_request" ? (
+    <div data-testid="fee-summary" className="flex flex-col gap-1 rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900">
+      <p>
+        You pay now, for milestone 1: {formatSats(first.amount)} + 2.5% fee ({formatSats(platformFee(first.amount))}) ={" "}
+        <strong>{formatSats(totalCharge(first.amount))}</strong>
+      </p>
+      <p>
+        The whole plan: {formatSats(total)} + fees ({formatSats(fees)}) = {formatSats(total + fees)}
+      </p>
+    </div>
+  ) : (
+    <p data-testid="fee-summary" className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-900">
+      You receive {formatSats(total)} − 2.5% fees ({formatSats(fees)}) = <strong>{formatSats(total - fees)}</strong>, as each milestone is approved
+    </p>
+  );
+}
+
 export function PostGigForm() {
   const id = useId();
   const { user } = useAuth();
@@ -77,10 +154,11 @@ export function PostGigForm() {
   const { openPayment } = useGigDialogs();
   const navigate = useNavigate();
   const lightningAddressRequired = useLightningAddressRequired("posting");
-  const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [draft, setDraft] = useState<Draft>(emptyDraft);
+  // Fields by name, milestone fields as "<row key>.<field>"; "all" once Preview was asked for.
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [step, setStep] = useState<"edit" | "preview">("edit");
-  const { form, errors } = useMemo(() => validateDraft(draft), [draft]);
+  const { form, errors, milestoneErrors } = useMemo(() => validateDraft(draft), [draft]);
   const post = useGigMutation(gigApi.post);
 
   const set = (field: Field) => (value: string) => {
@@ -88,12 +166,25 @@ export function PostGigForm() {
     setTouched((t) => ({ ...t, [field]: true }));
   };
   const touch = (field: Field) => () => setTouched((t) => ({ ...t, [field]: true }));
-  const errorOf = (field: Field) => (touched[field] ? errors[field] : undefined);
+  const rowTouched = (key: string, field: MilestoneRowField) => touched.all || touched[`${key}.${field}`];
+  const touchRow = (key: string, field: MilestoneRowField) => setTouched((t) => ({ ...t, [`${key}.${field}`]: true }));
+  const errorOf = (field: Field) => {
+    // The payment of a plan is its sum: its error (over the maximum) shows once an amount has been typed.
+    const shown = touched.all || touched[field] || (field === "payment" && draft.milestonesOn && draft.milestones.some((m) => rowTouched(m.key, "amount")));
+    return shown ? errors[field] : undefined;
+  };
+  const rowErrors = draft.milestones.map((row, i) => {
+    const all = milestoneErrors.rows[i] ?? {};
+    const shown: MilestoneRowErrors = {};
+    for (const field of ["title", "amount", "days"] as const) if (rowTouched(row.key, field) && all[field]) shown[field] = all[field];
+    return shown;
+  });
+  const planTotalNow = draftPlanTotal(draft.milestones);
 
   const preview = (event: FormEvent) => {
     event.preventDefault();
     if (!form) {
-      setTouched({ title: true, description: true, category: true, payment: true, timeframe: true });
+      setTouched({ all: true });
       return;
     }
     setStep("preview");
@@ -105,13 +196,15 @@ export function PostGigForm() {
       lightningAddressRequired();
       return;
     }
+    // With a plan, the invoice is milestone 1's: the dialog shows its amount and fee, not the whole plan's.
+    const invoiced = form.milestones?.[0]?.amount;
     post.mutate(form, {
       onSuccess: (answer) => {
-        setDraft(EMPTY_DRAFT);
+        setDraft(emptyDraft());
         setTouched({});
         setStep("edit");
         if (answer.gig.gigType === "job_request" && answer.paymentRequest) {
-          openPayment({ gigId: answer.gig.id, paymentRequest: answer.paymentRequest, payment: answer.gig.payment, totalCharge: answer.totalCharge });
+          openPayment({ gigId: answer.gig.id, paymentRequest: answer.paymentRequest, payment: invoiced ?? answer.gig.payment, totalCharge: answer.totalCharge });
         } else {
           toast({ title: "Gig Posted", description: "Your service offering is live. Hirers can now find it on Browse." });
         }
@@ -145,8 +238,9 @@ export function PostGigForm() {
                 {form.timeframe} {form.timeframe === 1 ? "day" : "days"}
               </PreviewItem>
             </dl>
+            {form.milestones && <MilestonePlanPreview plan={form.milestones} />}
           </div>
-          <FeeSummary gigType={form.gigType} payment={form.payment} />
+          <FeeSummary gigType={form.gigType} payment={form.payment} plan={form.milestones} />
           {!user?.lightningAddress && <LightningAddressNotice onOpenSettings={openSettings} />}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="outline" onClick={() => setStep("edit")} disabled={post.isPending}>
@@ -241,21 +335,38 @@ export function PostGigForm() {
           </FormField>
 
           <div className="grid gap-5 sm:grid-cols-2">
-            <FormField id={`${id}-payment`} label="Payment (sats)" error={errorOf("payment")} hint="1 to 1,000,000 sats">
-              <Input
-                id={`${id}-payment`}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={1_000_000}
-                step={1}
-                value={draft.payment}
-                onChange={(e) => set("payment")(e.target.value)}
-                onBlur={touch("payment")}
-                placeholder="10000"
-                aria-invalid={!!errorOf("payment")}
-                aria-describedby={describedBy(`${id}-payment`, true, errorOf("payment"))}
-              />
+            <FormField
+              id={`${id}-payment`}
+              label="Payment (sats)"
+              error={errorOf("payment")}
+              hint={draft.milestonesOn ? "The sum of the milestones" : "1 to 1,000,000 sats"}
+            >
+              {draft.milestonesOn ? (
+                <Input
+                  id={`${id}-payment`}
+                  type="number"
+                  value={String(planTotalNow)}
+                  readOnly
+                  className="cursor-default border-dashed bg-stone-100! text-stone-700"
+                  aria-invalid={!!errorOf("payment")}
+                  aria-describedby={describedBy(`${id}-payment`, true, errorOf("payment"))}
+                />
+              ) : (
+                <Input
+                  id={`${id}-payment`}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={1_000_000}
+                  step={1}
+                  value={draft.payment}
+                  onChange={(e) => set("payment")(e.target.value)}
+                  onBlur={touch("payment")}
+                  placeholder="10000"
+                  aria-invalid={!!errorOf("payment")}
+                  aria-describedby={describedBy(`${id}-payment`, true, errorOf("payment"))}
+                />
+              )}
             </FormField>
             <FormField id={`${id}-timeframe`} label="Timeframe (days)" error={errorOf("timeframe")} hint="1 to 30 days">
               <Input
@@ -274,7 +385,21 @@ export function PostGigForm() {
             </FormField>
           </div>
 
-          {form && <FeeSummary gigType={form.gigType} payment={form.payment} />}
+          <MilestonePlanEditor
+            gigType={draft.gigType}
+            on={draft.milestonesOn}
+            onToggle={(on) => setDraft((d) => ({ ...d, milestonesOn: on }))}
+            rows={draft.milestones}
+            onRowsChange={(rows, changed) => {
+              setDraft((d) => ({ ...d, milestones: rows }));
+              if (changed) touchRow(changed.key, changed.field);
+            }}
+            onTouch={touchRow}
+            rowErrors={rowErrors}
+            planError={touched.all || draft.milestones.some((m) => rowTouched(m.key, "amount")) ? milestoneErrors.plan : undefined}
+          />
+
+          {form && <FeeSummary gigType={form.gigType} payment={form.payment} plan={form.milestones} />}
 
           <Button type="submit" size="lg" disabled={!form} className="sm:self-end">
             Preview

@@ -12,7 +12,7 @@ export function PostGig() {
         <h1 id="post-heading" className="text-2xl font-bold tracking-tight sm:text-3xl">
           Post New Gig
         </h1>
-        <p className="mt-1 text-stone-600">Describe the work, set a price in sats and a timeframe. Payment is held in escrow.</p>
+        <p className="mt-1 text-stone-600">Describe the work, set a price in sats (at once or in milestones) and a timeframe. Payment is held in escrow.</p>
       </div>
       <Suspense fallback={<Skeleton className="h-[32rem] rounded-xl" />}>
         <PostGigForm />
