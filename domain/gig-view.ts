@@ -62,4 +62,16 @@ export interface PostedGig {
   gig: GigView;
   paymentRequest: string | null;
   totalCharge: number;
+  /**
+   * What the invoice funds when there is one: milestone 1 (the whole payment for a gig without a plan). Its
+   * amount is what the invoice's totalCharge is the amount + fee of.
+   */
+  invoicedMilestone: InvoicedMilestone | null;
+}
+
+export interface InvoicedMilestone {
+  number: number;
+  count: number;
+  title: string;
+  amount: number;
 }

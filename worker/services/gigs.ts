@@ -69,7 +69,12 @@ export async function postGig(deps: Deps, me: UserRow, form: GigForm): Promise<P
 
   if (invoice) deps.defer(() => watchInvoice(deps, id));
   const gig = await getGig(deps, id, { userId: me.id, isAdmin: false });
-  return { gig, paymentRequest: invoice?.bolt11 ?? null, totalCharge: invoice?.amount ?? gig.totalCharge };
+  return {
+    gig,
+    paymentRequest: invoice?.bolt11 ?? null,
+    totalCharge: invoice?.amount ?? gig.totalCharge,
+    invoicedMilestone: invoice ? { number: 1, count: gig.milestoneCount, title: plan?.[0]!.title ?? gig.title, amount: plan?.[0]!.amount ?? gig.payment } : null,
+  };
 }
 
 export interface GigListQuery {

@@ -7,6 +7,7 @@ import { gigApi, useGigMutation } from "./gig-api";
 import { useGigDialogs } from "./gig-dialogs-context";
 import { isLightningAddressRequired, useLightningAddressRequired } from "./lightning-address-required";
 import type { Gig } from "./types";
+import { paymentOfAnswer } from "../payments/payment-types";
 
 export function useClaimGig(gig: Gig) {
   const { toast } = useToast();
@@ -18,7 +19,7 @@ export function useClaimGig(gig: Gig) {
       onSuccess: (answer) => {
         also.onSuccess?.();
         if (answer.paymentRequest) {
-          openPayment({ gigId: gig.id, paymentRequest: answer.paymentRequest, payment: answer.gig.payment, totalCharge: answer.totalCharge });
+          openPayment(paymentOfAnswer({ ...answer, paymentRequest: answer.paymentRequest }));
         } else {
           toast({ title: "Gig Claimed", description: "It is yours. Start work when you are ready." });
           openDetails(gig.id);

@@ -81,8 +81,14 @@ function useInvoiceQr(paymentRequest: string) {
  * What the gig says of the invoice shown since `openedAt`: only a read made while it is shown counts (the
  * cache may hold the gig as it was); the escrow funded, or the gig no longer waiting for a payment.
  */
-function invoiceOutcome(gig: Gig | undefined, readAt: number, openedAt: number): "waiting" | "paid" | "lapsed" {
+function invoiceOutcome(gig: Gig | undefined, readAt: number, openedAt: number, milestone?: number): "waiting" | "paid" | "lapsed" {
   if (!gig || readAt < openedAt) return "waiting";
+  if (milestone !== undefined && milestone > 1) {
+    // A later milestone's invoice: that milestone's own escrow says it (the gig's is its current milestone's).
+    const m = gig.milestones?.find((x) => x.number === milestone);
+    if (m && m.escrow !== "unfunded") return "paid";
+    return gig.status === "completed" || gig.status === "cancelled" || (m && !m.paymentRequest) ? "lapsed" : "waiting";
+  }
   if (gig.escrowStatus === "funded" || gig.escrowStatus === "released") return "paid";
   return gig.status === "pending_payment" ? "waiting" : "lapsed";
 }
@@ -106,9 +112,9 @@ export function PaymentModal({
   // Polled until the invoice is paid or can no longer be (then nothing this dialog shows can change). An
   // invoice whose time ran out is still polled: a payment in flight at expiry may yet settle.
   const gig = useGig(payment.gigId, {
-    refetchInterval: (query) => (invoiceOutcome(query.state.data, query.state.dataUpdatedAt, openedAt) === "waiting" ? PAYMENT_POLL_MS : false),
+    refetchInterval: (query) => (invoiceOutcome(query.state.data, query.state.dataUpdatedAt, openedAt, payment.milestone) === "waiting" ? PAYMENT_POLL_MS : false),
   });
-  const outcome = gig.isPlaceholderData ? "waiting" : invoiceOutcome(gig.data, gig.dataUpdatedAt, openedAt);
+  const outcome = gig.isPlaceholderData ? "waiting" : invoiceOutcome(gig.data, gig.dataUpdatedAt, openedAt, payment.milestone);
   const expiresAt = useMemo(() => invoiceExpiresAt(payment.paymentRequest), [payment.paymentRequest]);
   const now = useNow(outcome === "waiting" && expiresAt !== null);
   const timeRanOut = expiresAt !== null && now >= expiresAt;
@@ -245,6 +251,12 @@ function AmountSummary({ payment, timeLeft }: { payment: PaymentRequestInfo; tim
           <dt className="font-medium">You pay</dt>
           <dd className="text-3xl font-bold tracking-tight text-stone-900">{formatSats(payment.totalCharge)}</dd>
         </div>
+        {payment.milestoneLabel && (
+          <div className="flex basis-full justify-center gap-1">
+            <dt className="sr-only">For</dt>
+            <dd className="font-medium text-stone-800">{payment.milestoneLabel}</dd>
+          </div>
+        )}
         <div className="flex gap-1">
           <dt>Amount</dt>
           <dd className="font-medium text-stone-800">{formatSats(payment.payment)}</dd>

@@ -14,6 +14,7 @@ import { errorText } from "../../lib/api";
 import { formatSats } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
 import { gigApi, useGigMutation, type NewGig } from "../gigs/gig-api";
+import { paymentOfAnswer } from "./payment-types";
 import { useGigDialogs } from "../gigs/gig-dialogs-context";
 import { isLightningAddressRequired, useLightningAddressRequired } from "../gigs/lightning-address-required";
 import { useClaimGig } from "../gigs/use-claim-gig";
@@ -22,7 +23,17 @@ import type { Gig, GigWithInvoice } from "../gigs/types";
 
 /** What POST /api/gigs takes, copied from the gig: the same title, description and terms. */
 export function repostOf(gig: Gig): NewGig {
-  return { gigType: gig.gigType, title: gig.title, description: gig.description, category: gig.category, payment: gig.payment, timeframe: gig.timeframe };
+  // A plan is posted again as it was (the details answer carries it; a list's gig has none to give).
+  const plan = gig.milestoneCount > 1 && gig.milestones?.length === gig.milestoneCount ? gig.milestones.map((m) => ({ title: m.title, amount: m.amount, days: m.days })) : undefined;
+  return {
+    gigType: gig.gigType,
+    title: gig.title,
+    description: gig.description,
+    category: gig.category,
+    payment: gig.payment,
+    timeframe: gig.timeframe,
+    ...(plan ? { milestones: plan } : {}),
+  };
 }
 
 /**
@@ -74,7 +85,7 @@ function RepostButton({ gig, hasLightningAddress, onPosted }: { gig: Gig; hasLig
         once.succeeded();
         onPosted?.();
         if (answer.paymentRequest) {
-          openPayment({ gigId: answer.gig.id, paymentRequest: answer.paymentRequest, payment: answer.gig.payment, totalCharge: answer.totalCharge });
+          openPayment(paymentOfAnswer({ ...answer, paymentRequest: answer.paymentRequest }));
         } else {
           toast({ title: "Gig Posted", description: "Your service offering is live again. Hirers can now find it on Browse." });
           openDetails(answer.gig.id);
