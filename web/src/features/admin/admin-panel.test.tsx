@@ -620,3 +620,120 @@ describe("the admin panel", () => {
     }
   });
 });
+
+describe("a dispute on one milestone of a plan", () => {
+  /** "Build a shop", milestone 2 of 3 (3,000 sats) disputed; milestone 3 (5,000 sats) already funded: 5,125 in its escrow. */
+  const onMilestone = (over: Partial<NonNullable<Dispute["milestone"]>> = {}): Dispute => ({
+    ...dispute,
+    gigId: "plan-gig-1",
+    title: "Build a shop",
+    milestone: { number: 2, count: 3, title: "Shop pages", amount: 3_000, escrow: 3_075, laterFunded: 5_125, ...over },
+    payment: 3_000,
+    totalCharge: 3_075,
+    workerPayout: 2_925,
+    platformFee: 75,
+  });
+
+  it("names the milestone and its escrow, settles that milestone only, and the gig goes on to the next", async () => {
+    let open = [onMilestone()];
+    const api = panelApi({
+      "GET /api/admin/disputes": () => open,
+      "POST /api/admin/disputes/plan-gig-1/resolve": () => {
+        open = [];
+        return { success: true, status: "claimed", milestone: 2, payouts: { worker: 1_462, hirer: 1_463 }, platformFee: 150 };
+      },
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Disputes (1)" }));
+    expect(await screen.findByText("Milestone 2 of 3: Shop pages")).toBeInTheDocument();
+    expect(screen.getByText(/3,000 sats · 3,075 sats in this milestone's escrow/)).toBeInTheDocument();
+    expect(screen.getByText("Refund, pay and split apply to milestone 2 only. Later funded milestones hold 5,125 sats more.")).toBeInTheDocument();
+    const settle = screen.getByRole("region", { name: "Settle this dispute" });
+    expect(within(settle).getByRole("button", { name: "Pay Worker" })).toHaveAccessibleDescription("Wes gets 2,925 sats");
+    expect(within(settle).getByRole("button", { name: "Refund Hirer" })).toHaveAccessibleDescription("Hana gets 3,075 sats back");
+
+    // Split 50 %: the milestone's 3,000 − 75 = 2,925 divided; the gig goes on unless the admin ends it.
+    await user.click(within(settle).getByRole("button", { name: "Split" }));
+    const confirm = await screen.findByRole("alertdialog", { name: "Split 50% to Wes?" });
+    expect(confirm).toHaveAccessibleDescription(
+      "Milestone 2 of 3, “Shop pages”, holds 3,075 sats in escrow. This settles milestone 2 only. The gig moves on to milestone 3 of 3. This cannot be undone.",
+    );
+    expect(within(confirm).getByText("Wes (worker)").nextSibling).toHaveTextContent("1,462 sats");
+    expect(within(confirm).getByText("Hana (hirer)").nextSibling).toHaveTextContent("1,463 sats");
+    expect(within(confirm).getByText("Platform fees").nextSibling).toHaveTextContent("150 sats");
+    const end = within(confirm).getByRole("checkbox", { name: "End the gig here" });
+    expect(end).not.toBeChecked();
+    expect(end).toHaveAccessibleDescription("No work on milestone 3; funded ones are refunded to the hirer in full.");
+    expect(within(confirm).queryByText(/later funded milestones/)).toBeNull();
+    await user.click(within(confirm).getByRole("button", { name: "Split" }));
+
+    expect(await findToast("Dispute Resolved")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/admin/disputes/plan-gig-1/resolve").map((c) => c.body)).toEqual([{ resolution: "split", workerSharePercent: 50 }]);
+    const done = await screen.findByRole("group", { name: "Build a shop" });
+    expect(within(done).getByText("Milestone 2 of 3: Shop pages")).toBeInTheDocument();
+    expect(within(done).getByRole("status")).toHaveTextContent("The gig moves on to milestone 3 of 3.");
+    expect(within(done).getByText("Wes (worker)").nextSibling).toHaveTextContent("1,462 sats");
+    expect(within(done).queryByText(/later funded milestones/)).toBeNull();
+  });
+
+  it("End the gig here sends endGig and says how many sats of later funded milestones go back to the hirer", async () => {
+    let open = [onMilestone()];
+    const api = panelApi({
+      "GET /api/admin/disputes": () => open,
+      "POST /api/admin/disputes/plan-gig-1/resolve": () => {
+        open = [];
+        return { success: true, status: "completed", milestone: 2, payouts: { worker: 0, hirer: 8_200 }, platformFee: 0 };
+      },
+    });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Disputes (1)" }));
+    await user.click(await screen.findByRole("button", { name: "Refund Hirer" }));
+    let confirm = await screen.findByRole("alertdialog", { name: "Refund Hana?" });
+    await user.click(within(confirm).getByRole("checkbox", { name: "End the gig here" }));
+    expect(confirm).toHaveAccessibleDescription(
+      "Milestone 2 of 3, “Shop pages”, holds 3,075 sats in escrow. This settles milestone 2 only. The gig ends here. This cannot be undone.",
+    );
+    expect(within(confirm).getByText("Also back to Hana in full: 5,125 sats of later funded milestones.")).toBeInTheDocument();
+    // Unticked, the gig goes on again; a dialog opened anew starts unticked.
+    await user.click(within(confirm).getByRole("checkbox", { name: "End the gig here" }));
+    expect(within(confirm).queryByText(/later funded milestones/)).toBeNull();
+    expect(confirm).toHaveAccessibleDescription(expect.stringContaining("The gig moves on to milestone 3 of 3."));
+    await user.click(within(confirm).getByRole("checkbox", { name: "End the gig here" }));
+    await user.click(within(confirm).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    await user.click(screen.getByRole("button", { name: "Refund Hirer" }));
+    confirm = await screen.findByRole("alertdialog", { name: "Refund Hana?" });
+    expect(within(confirm).getByRole("checkbox", { name: "End the gig here" })).not.toBeChecked();
+
+    await user.click(within(confirm).getByRole("checkbox", { name: "End the gig here" }));
+    await user.click(within(confirm).getByRole("button", { name: "Refund Hirer" }));
+    expect(await findToast("Dispute Resolved")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/admin/disputes/plan-gig-1/resolve").map((c) => c.body)).toEqual([{ resolution: "refund_hirer", endGig: true }]);
+    const done = await screen.findByRole("group", { name: "Build a shop" });
+    expect(within(done).getByRole("status")).toHaveTextContent("The gig is completed.");
+    expect(within(done).getByText("Hana (hirer)").nextSibling).toHaveTextContent("3,075 sats");
+    expect(within(done).getByText("Also back to Hana in full: 5,125 sats of later funded milestones.")).toBeInTheDocument();
+  });
+
+  it("offers no End the gig here on the last milestone, nor on a gig without a plan, and names no milestone without one", async () => {
+    const last = { ...onMilestone({ number: 3, title: "Checkout", amount: 5_000, escrow: 5_125, laterFunded: 0 }), payment: 5_000, totalCharge: 5_125 };
+    panelApi({ "GET /api/admin/disputes": () => [last, dispute] });
+    const user = renderPanel();
+    await user.click(await screen.findByRole("tab", { name: "Disputes (2)" }));
+    const [planCard, plainCard] = await screen.findAllByRole("listitem");
+    expect(within(planCard!).getByText("Milestone 3 of 3: Checkout")).toBeInTheDocument();
+    await user.click(within(planCard!).getByRole("button", { name: "Pay Worker" }));
+    let confirm = await screen.findByRole("alertdialog", { name: "Pay Wes?" });
+    expect(confirm).toHaveAccessibleDescription(expect.stringContaining("This settles milestone 3 only. The gig will be completed."));
+    expect(within(confirm).queryByRole("checkbox")).toBeNull();
+    await user.click(within(confirm).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+
+    expect(within(plainCard!).queryByText(/Milestone/)).toBeNull();
+    expect(within(plainCard!).getByText(/10,000 sats · 10,250 sats in escrow/)).toBeInTheDocument();
+    await user.click(within(plainCard!).getByRole("button", { name: "Refund Hirer" }));
+    confirm = await screen.findByRole("alertdialog", { name: "Refund Hana?" });
+    expect(confirm).toHaveAccessibleDescription("“Translate a page” holds 10,250 sats in escrow. The gig will be cancelled. This cannot be undone.");
+    expect(within(confirm).queryByRole("checkbox")).toBeNull();
+  });
+});

@@ -3,11 +3,14 @@
 // come first, side by side, each naming who gets how many sats; Split, the in-between, is the quieter
 // outline button under them with its share. Each asks for confirmation in a dialog that lists where every
 // sat of the escrow goes. A settled dispute does not vanish: its card shows the outcome (who got what)
-// until the admin dismisses it or the tab is opened again.
+// until the admin dismisses it or the tab is opened again. A gig with a plan (issue 28) is disputed on one
+// milestone: the card names it and what its escrow holds, every outcome settles that milestone only, and
+// before the last milestone the admin may end the gig there, later funded milestones going back to the hirer.
 import { useEffect, useId, useRef, useState, type RefObject } from "react";
 import { Link } from "react-router";
 import { platformRevenue, refundAmount, splitPayouts, workerPayout } from "../../../../domain/fees";
 import type { DisputeResolutionInput } from "../../../../domain/admin";
+import { milestoneLabel } from "../../../../domain/milestones";
 import { Badge } from "../../components/ui/badge";
 import { Button } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
@@ -35,6 +38,34 @@ interface Settled {
   index: number;
   resolution: DisputeResolutionInput["resolution"];
   shares: Shares;
+  /** What became of the gig: ended (completed, cancelled) or on to its next milestone (claimed). */
+  status: ResolvedStatus;
+  /** Sats of later funded milestones refunded in full because the admin ended the gig here. */
+  laterRefund: number;
+}
+
+type ResolvedStatus = "completed" | "cancelled" | "claimed";
+
+/** The disputed milestone is not the gig's last: the admin may end the gig there, or it goes on. */
+const beforeLast = (d: Dispute) => !!d.milestone && d.milestone.number < d.milestone.count;
+
+/** What the chosen outcome does to the gig. */
+function effectOf(d: Dispute, resolution: DisputeResolutionInput["resolution"], endGig: boolean): string {
+  const m = d.milestone;
+  if (m && m.number < m.count && !endGig) return `The gig moves on to milestone ${m.number + 1} of ${m.count}.`;
+  if (resolution !== "refund_hirer") return "The gig will be completed.";
+  // Refunded after earlier milestones: completed or cancelled depends on what they paid the worker.
+  return m && m.number > 1 ? "The gig ends here." : "The gig will be cancelled.";
+}
+
+/** The milestone a dispute concerns, as a line: "Milestone 2 of 3: Shop pages". */
+function MilestoneLine({ dispute: d }: { dispute: Dispute }) {
+  if (!d.milestone) return null;
+  return (
+    <p className="text-sm font-semibold break-words text-stone-900">
+      {milestoneLabel(d.milestone.number, d.milestone.count)}: {d.milestone.title}
+    </p>
+  );
 }
 
 export function DisputesTab({ onOpenChat }: { onOpenChat: (gigId: string, title: string) => void }) {
@@ -68,11 +99,7 @@ export function DisputesTab({ onOpenChat }: { onOpenChat: (gigId: string, title:
               {done ? (
                 <SettledDisputeCard settled={done} onDismiss={() => dismiss(dispute.gigId)} />
               ) : (
-                <DisputeCard
-                  dispute={dispute}
-                  onOpenChat={onOpenChat}
-                  onSettled={(resolution, shares) => setSettled((list) => [...list, { dispute, index, resolution, shares }])}
-                />
+                <DisputeCard dispute={dispute} onOpenChat={onOpenChat} onSettled={(outcome) => setSettled((list) => [...list, { dispute, index, ...outcome }])} />
               )}
             </li>
           ))}
@@ -101,8 +128,6 @@ interface Pending {
   title: string;
   action: string;
   shares: Shares;
-  /** What happens to the gig. */
-  effect: string;
 }
 
 function DisputeCard({
@@ -112,7 +137,7 @@ function DisputeCard({
 }: {
   dispute: Dispute;
   onOpenChat: (gigId: string, title: string) => void;
-  onSettled: (resolution: DisputeResolutionInput["resolution"], shares: Shares) => void;
+  onSettled: (outcome: Omit<Settled, "dispute" | "index">) => void;
 }) {
   const id = useId();
   const [share, setShare] = useState("50");
@@ -124,6 +149,7 @@ function DisputeCard({
   const workerName = partyName(d.worker, "worker");
   const pay: Shares = { worker: workerPayout(d.payment), hirer: 0, platform: platformRevenue(d.payment) };
   const refund: Shares = { worker: 0, hirer: refundAmount(d.payment), platform: 0 };
+  const m = d.milestone;
 
   return (
     <Card className="flex flex-col gap-3 p-4">
@@ -131,11 +157,13 @@ function DisputeCard({
         <h3 className="min-w-0 text-base font-semibold break-words text-stone-900">{d.title}</h3>
         <span className="font-mono text-xs text-stone-500">#{shortId(d.gigId)}</span>
       </div>
+      <MilestoneLine dispute={d} />
       <p className="text-sm text-stone-700">
         Hirer <PartyLink party={d.hirer} /> · Worker <PartyLink party={d.worker} />
       </p>
       <p className="text-sm text-stone-600">
-        {formatSats(d.payment)} · {formatSats(d.totalCharge)} in escrow{d.submittedAt ? ` · submitted ${formatDate(d.submittedAt)}` : ""}
+        {formatSats(d.payment)} · {formatSats(m ? m.escrow : d.totalCharge)} in {m ? "this milestone's " : ""}escrow
+        {d.submittedAt ? ` · submitted ${formatDate(d.submittedAt)}` : ""}
       </p>
       <div className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900">
         <p className="font-medium">Dispute{d.disputedBy ? ` raised by ${d.disputedBy.displayName || d.disputedBy.username.slice(0, 16)}` : ""}</p>
@@ -157,6 +185,12 @@ function DisputeCard({
           <h4 id={`${id}-settle`} className="text-sm font-semibold text-stone-900">
             Settle this dispute
           </h4>
+          {m && (
+            <p className="text-xs font-medium text-stone-800">
+              Refund, pay and split apply to milestone {m.number} only.
+              {m.laterFunded > 0 ? ` Later funded milestones hold ${formatSats(m.laterFunded)} more.` : ""}
+            </p>
+          )}
           <p className="text-xs text-stone-600">You will see where every sat goes and confirm before anything is paid.</p>
         </div>
         <div className="grid grid-cols-2 gap-2 sm:max-w-lg">
@@ -170,7 +204,6 @@ function DisputeCard({
                 title: `Pay ${workerName}?`,
                 action: "Pay Worker",
                 shares: pay,
-                effect: "The gig will be completed.",
               })
             }
           />
@@ -184,7 +217,6 @@ function DisputeCard({
                 title: `Refund ${hirerName}?`,
                 action: "Refund Hirer",
                 shares: refund,
-                effect: "The gig will be cancelled.",
               })
             }
           />
@@ -216,7 +248,6 @@ function DisputeCard({
                 title: `Split ${shareNumber}% to ${workerName}?`,
                 action: "Split",
                 shares: { worker: split.worker, hirer: split.hirer, platform: split.platform },
-                effect: "The gig will be completed.",
               })
             }
           >
@@ -233,9 +264,9 @@ function DisputeCard({
         dispute={d}
         pending={pending}
         onClose={() => setPending(null)}
-        onDone={(p) => {
+        onDone={(p, endGig, status) => {
           setPending(null);
-          onSettled(p.input.resolution, p.shares);
+          onSettled({ resolution: p.input.resolution, shares: p.shares, status, laterRefund: endGig && m ? m.laterFunded : 0 });
         }}
       />
     </Card>
@@ -287,16 +318,24 @@ function ConfirmResolution({
   dispute: Dispute;
   pending: Pending | null;
   onClose: () => void;
-  onDone: (pending: Pending) => void;
+  onDone: (pending: Pending, endGig: boolean, status: ResolvedStatus) => void;
 }) {
+  const id = useId();
   const resolve = useResolveDispute();
   const settled = useRef(false);
   const [shown, setShown] = useState<Pending | null>(pending);
-  // Keep the last pending outcome while the dialog closes, so its text does not blank out.
+  const [endGig, setEndGig] = useState(false);
+  // Keep the last pending outcome while the dialog closes, so its text does not blank out; each opening starts
+  // with the gig going on.
   useEffect(() => {
-    if (pending) setShown(pending);
+    if (pending) {
+      setShown(pending);
+      setEndGig(false);
+    }
   }, [pending]);
   const p = pending ?? shown;
+  const m = d.milestone;
+  const ending = endGig && beforeLast(d);
   const close = () => {
     if (resolve.isPending) return;
     resolve.reset();
@@ -305,11 +344,11 @@ function ConfirmResolution({
   const confirm = () => {
     if (!p) return;
     resolve.mutate(
-      { gigId: d.gigId, ...p.input },
+      { gigId: d.gigId, ...p.input, ...(ending ? { endGig: true } : {}) },
       {
-        onSuccess: () => {
+        onSuccess: (out) => {
           settled.current = true;
-          onDone(p);
+          onDone(p, ending, out.status ?? (p.input.resolution === "refund_hirer" ? "cancelled" : "completed"));
         },
       },
     );
@@ -326,10 +365,50 @@ function ConfirmResolution({
           <DialogHeader className="pr-0">
             <DialogTitle>{p.title}</DialogTitle>
             <DialogDescription>
-              &ldquo;{d.title}&rdquo; holds {formatSats(d.totalCharge)} in escrow. {p.effect} This cannot be undone.
+              {m ? (
+                <>
+                  {milestoneLabel(m.number, m.count)}, &ldquo;{m.title}&rdquo;, holds {formatSats(m.escrow)} in escrow. This settles milestone {m.number} only.
+                </>
+              ) : (
+                <>
+                  &ldquo;{d.title}&rdquo; holds {formatSats(d.totalCharge)} in escrow.
+                </>
+              )}{" "}
+              {effectOf(d, p.input.resolution, ending)} This cannot be undone.
             </DialogDescription>
           </DialogHeader>
           <SharesList dispute={d} shares={p.shares} />
+          {m && beforeLast(d) && (
+            <div className="mt-3 flex flex-col">
+              <div className="flex flex-col gap-1 rounded-lg border border-stone-200 p-3">
+                <label htmlFor={`${id}-end`} className="flex cursor-pointer items-center gap-3 text-sm font-medium text-stone-800">
+                  <input
+                    id={`${id}-end`}
+                    type="checkbox"
+                    className="h-5 w-5 shrink-0 cursor-pointer accent-brand-600"
+                    checked={endGig}
+                    disabled={resolve.isPending}
+                    aria-describedby={`${id}-end-note`}
+                    onChange={(e) => setEndGig(e.target.checked)}
+                  />
+                  End the gig here
+                </label>
+                <p id={`${id}-end-note`} className="pl-8 text-xs text-stone-600">
+                  No work on {m.number + 1 === m.count ? `milestone ${m.count}` : `milestones ${m.number + 1} to ${m.count}`}; funded ones are refunded to the hirer
+                  in full.
+                </p>
+              </div>
+              <div aria-live="polite">
+                {ending && (
+                  <p className="mt-2 text-sm break-words text-stone-800">
+                    {m.laterFunded > 0
+                      ? `Also back to ${partyName(d.hirer, "hirer")} in full: ${formatSats(m.laterFunded)} of later funded milestones.`
+                      : "No later milestone is funded: nothing more goes back to the hirer."}
+                  </p>
+                )}
+              </div>
+            </div>
+          )}
           {resolve.isError && (
             <p role="alert" className="mt-3 text-sm break-words text-red-700">
               {errorText(resolve.error, "Could not settle the dispute. Please try again.")}
@@ -353,6 +432,12 @@ const OUTCOME_LABEL: Record<Settled["resolution"], string> = {
   pay_worker: "Worker paid",
   refund_hirer: "Hirer refunded",
   split: "Split",
+};
+
+const STATUS_TEXT: Record<ResolvedStatus, (d: Dispute) => string> = {
+  completed: () => "The gig is completed.",
+  cancelled: () => "The gig is cancelled.",
+  claimed: (d) => (d.milestone ? `The gig moves on to milestone ${d.milestone.number + 1} of ${d.milestone.count}.` : "The gig goes on."),
 };
 
 /** A dispute settled just now: its outcome stays in place, with who got what, until dismissed. */
@@ -379,11 +464,16 @@ function SettledDisputeCard({ settled: s, onDismiss }: { settled: Settled; onDis
           Resolved: {OUTCOME_LABEL[s.resolution]}
         </Badge>
       </div>
+      <MilestoneLine dispute={d} />
       <p role="status" className="text-sm text-stone-800">
-        {s.resolution === "refund_hirer" ? "The gig is cancelled." : "The gig is completed."} The payouts are on their way to each party's Lightning
-        address.
+        {STATUS_TEXT[s.status](d)} The payouts are on their way to each party's Lightning address.
       </p>
       <SharesList dispute={d} shares={s.shares} className="flex flex-col divide-y divide-green-200 rounded-lg border border-green-200 bg-white text-sm sm:max-w-lg" />
+      {s.laterRefund > 0 && (
+        <p className="text-sm text-stone-800">
+          Also back to {partyName(d.hirer, "hirer")} in full: {formatSats(s.laterRefund)} of later funded milestones.
+        </p>
+      )}
       <Button variant="outline" size="sm" className="self-start" onClick={onDismiss}>
         Dismiss
       </Button>

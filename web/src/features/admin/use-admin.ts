@@ -188,7 +188,12 @@ export function useUpdateSuggestion() {
 export function useResolveDispute() {
   return useAdminMutation(
     (token, { gigId, ...input }: { gigId: string } & DisputeResolutionInput) =>
-      adminJson<{ payouts: { worker: number; hirer: number } }>(token, "POST", `/api/admin/disputes/${gigId}/resolve`, input),
+      adminJson<{ payouts: { worker: number; hirer: number }; status?: "completed" | "cancelled" | "claimed" }>(
+        token,
+        "POST",
+        `/api/admin/disputes/${gigId}/resolve`,
+        input,
+      ),
     {
       refresh: [adminKeys.disputes(), adminKeys.stats(), ["/api/admin/gigs"], adminKeys.unreadChats(), adminKeys.money()],
       failureTitle: "Failed to Resolve Dispute",
