@@ -137,7 +137,7 @@ export async function expectToast(page: Page, title: string, timeoutMs = 8_000):
 export async function storyShot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const file = path.join(ARTIFACTS_DIR, `${name.replace(/[^a-z0-9._-]+/gi, "-")}.png`);
-  const dialogOpen = (await page.getByRole("dialog").count()) > 0;
+  const dialogOpen = (await page.getByRole("dialog").count()) + (await page.getByRole("alertdialog").count()) > 0;
   if (!dialogOpen) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: !dialogOpen, animations: "disabled" });
   return file;
