@@ -5,7 +5,7 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import { AtomicChange, where } from "../db/atomic";
 import { gigs } from "../db/schema";
 import { applyTransition } from "./gig-transitions";
-import { loadMilestones, namedMilestone, releaseCurrentMilestone } from "./escrow";
+import { currentMilestoneOf, loadMilestones, namedMilestone, releaseCurrentMilestone } from "./escrow";
 import { notify } from "./notifications";
 import { autoReleaseDays, type Deps } from "./deps";
 import type { GigRow } from "./gig-views";
@@ -64,6 +64,8 @@ async function releaseSilently(deps: Deps, gig: GigRow): Promise<boolean> {
 }
 
 async function remind(deps: Deps, gig: GigRow, bit: number, daysLeft: number): Promise<boolean> {
+  // The milestone whose payment this is (nothing for a gig without a plan).
+  const named = gig.milestoneCount > 1 ? namedMilestone(gig, currentMilestoneOf(gig, await loadMilestones(deps, gig))) : "";
   const change = new AtomicChange(deps.db, deps.committed);
   const cas = change.compareAndSet(
     gigs,
@@ -76,7 +78,7 @@ async function remind(deps: Deps, gig: GigRow, bit: number, daysLeft: number): P
     gigId: gig.id,
     type: "auto_release_reminder",
     title: "Review the Submitted Work",
-    message: `Payment for "${gig.title}" will be released automatically in ${daysLeft} day${daysLeft === 1 ? "" : "s"} unless you approve, ask for a revision or raise a dispute.`,
+    message: `Payment for "${gig.title}"${named} will be released automatically in ${daysLeft} day${daysLeft === 1 ? "" : "s"} unless you approve, ask for a revision or raise a dispute.`,
   });
   await change.commit();
   return change.won(cas);

@@ -259,17 +259,27 @@ export async function expireInvoice(deps: Deps, invoice: InvoiceRow): Promise<"e
   if (invoice.milestone > 1) {
     // A later milestone's invoice: the milestone stays unfunded and the hirer may ask for a new one.
     const milestone = await deps.db.query.gigMilestones.findFirst({ where: and(eq(gigMilestones.gigId, gig.id), eq(gigMilestones.number, invoice.milestone)) });
+    // The hirer is told only while the milestone still waited for this invoice in a gig going on (written before
+    // the row lets go of it): not for one the hirer already replaced by a newer invoice (asked for once our clock
+    // said this one ran out) and may have paid, nor one a change of the plan replaced, nor in a gig that ended.
+    const stillWaited = allOf(
+      expired,
+      where(
+        "EXISTS (SELECT 1 FROM gig_milestones m JOIN gigs g ON g.id = m.gig_id WHERE m.gig_id = ? AND m.number = ? AND m.funding_invoice_id = ? AND g.status NOT IN ('completed', 'cancelled'))",
+        gig.id,
+        invoice.milestone,
+        invoice.id,
+      ),
+    );
+    notify(change, stillWaited, {
+      userId: invoice.payerId,
+      gigId: gig.id,
+      type: "payment_expired",
+      title: "Payment Window Expired",
+      message: `The invoice for the next step of "${gig.title}"${namedMilestone(gig, milestone)} expired unpaid. No sats were taken; you can fund it again from the gig.`,
+    });
     change.update(gigMilestones, { fundingInvoiceId: null }, where("gig_id = ? AND number = ? AND funding_invoice_id = ?", gig.id, invoice.milestone, invoice.id), expired);
     addGigEvent(change, expired, { gigId: gig.id, type: "payment_expired", actorId: null, data: { invoiceId: invoice.id, milestone: invoice.milestone } });
-    if (gig.status !== "completed" && gig.status !== "cancelled") {
-      notify(change, expired, {
-        userId: invoice.payerId,
-        gigId: gig.id,
-        type: "payment_expired",
-        title: "Payment Window Expired",
-        message: `The invoice for the next step of "${gig.title}"${namedMilestone(gig, milestone)} expired unpaid. No sats were taken; you can fund it again from the gig.`,
-      });
-    }
     await change.commit();
     if (change.won(expired)) await forgetCachedGig(gig.id);
     return change.won(expired) ? "expired" : "skipped";

@@ -70,7 +70,7 @@ export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<
       event: { type: "claimed" },
       notify: (g) => [{ userId: g.hirerId, type: "claimed", title: "Gig Claimed", message: `A worker claimed "${g.title}".` }],
     });
-    return { gig: await getGig(deps, gig.id, actor), paymentRequest: null, totalCharge: totalCharge(gig.payment) };
+    return { gig: await getGig(deps, gig.id, actor), paymentRequest: null, totalCharge: totalCharge(gig.payment), invoicedMilestone: null };
   }
 
   // Hiring a service offering: the hirer funds the escrow (its first milestone) before work starts.
@@ -84,7 +84,12 @@ export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<
     notify: (g) => [{ userId: g.workerId, type: "hired", title: "Hire Requested", message: `Someone is hiring you for "${g.title}". Work starts once the escrow is funded.` }],
   });
   deps.defer(() => watchInvoice(deps, gig.id));
-  return { gig: await getGig(deps, gig.id, actor), paymentRequest: invoice.bolt11, totalCharge: invoice.amount };
+  return {
+    gig: await getGig(deps, gig.id, actor),
+    paymentRequest: invoice.bolt11,
+    totalCharge: invoice.amount,
+    invoicedMilestone: { number: 1, count: gig.milestoneCount, title: first?.title ?? gig.title, amount: first?.amount ?? gig.payment },
+  };
 }
 
 /** Starting a milestone needs its escrow funded: a worker is never asked to work on sats not yet held. */

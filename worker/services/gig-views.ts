@@ -184,8 +184,10 @@ async function milestonesOf(deps: Pick<Deps, "db">, gig: GigView, viewer: Viewer
     ? rows
     : [{ number: 1, title: null, amount: gig.payment, days: null, escrow: gig.escrowStatus === "pending" ? ("unfunded" as const) : gig.escrowStatus, fundingInvoiceId: null, fundedAt: null, settledAt: null, resolution: null }];
   const milestones = list.map((m): MilestoneView => {
-    // The first milestone is funded by the gig's own invoice; a later one by the invoice it names.
-    const invoice = waiting.find((i) => (m.number === 1 ? i.milestone === 1 : i.id === m.fundingInvoiceId));
+    // The first milestone is funded by the gig's own invoice, only while the gig waits for it; a later one by the
+    // invoice it names, while the gig has not ended (paid after that, an invoice is refunded as a late payment).
+    const waitsForInvoice = m.number === 1 ? gig.status === "pending_payment" : gig.status !== "completed" && gig.status !== "cancelled";
+    const invoice = waitsForInvoice ? waiting.find((i) => (m.number === 1 ? i.milestone === 1 : i.id === m.fundingInvoiceId)) : undefined;
     return {
       number: m.number,
       title: m.title ?? gig.title,
