@@ -127,7 +127,13 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
   // while the gig has not ended and the milestone still waits for exactly this invoice.
   const first = invoice.milestone === 1;
   const fundedSet: SetColumns<typeof gigs> = !first
-    ? { escrowStatus: sql`CASE WHEN current_milestone = ${invoice.milestone} THEN 'funded' ELSE escrow_status END` }
+    ? {
+        escrowStatus: sql`CASE WHEN current_milestone = ${invoice.milestone} THEN 'funded' ELSE escrow_status END`,
+        // The current milestone's days start now that its work can start.
+        ...(milestone?.days
+          ? { deadline: sql`CASE WHEN current_milestone = ${invoice.milestone} THEN ${new Date(Date.parse(change.at) + milestone.days * 86_400_000).toISOString()} ELSE deadline END` }
+          : {}),
+      }
     : gig.gigType === "job_request"
       ? { status: "open", escrowStatus: "funded", fundedAt: change.at, fundingInvoiceId: null }
       : {
@@ -136,7 +142,7 @@ export async function markInvoicePaid(deps: Deps, paymentHash: string): Promise<
           fundedAt: change.at,
           fundingInvoiceId: null,
           claimedAt: change.at,
-          deadline: new Date(Date.parse(change.at) + gig.timeframe * 86_400_000).toISOString(),
+          deadline: new Date(Date.parse(change.at) + ((gig.milestoneCount > 1 ? milestone?.days : null) ?? gig.timeframe) * 86_400_000).toISOString(),
         };
   const waitsForIt = first
     ? where("status = 'pending_payment' AND funding_invoice_id = ?", invoice.id)
@@ -482,7 +488,8 @@ function implicitMilestone(gig: GigRow): MilestoneRow {
  * escrow status the next milestone's, the last submission cleared, and its days (if it has any) the deadline.
  */
 export function nextMilestoneSet(gig: GigRow, next: MilestoneRow, at: string): SetColumns<typeof gigs> {
-  const deadline = next.days ? new Date(Date.parse(at) + next.days * 86_400_000).toISOString() : gig.deadline;
+  // A milestone's days count from when work on it can start: now if it is funded, else from its funding (markInvoicePaid).
+  const deadline = next.days && next.escrow === "funded" ? new Date(Date.parse(at) + next.days * 86_400_000).toISOString() : gig.deadline;
   return {
     status: "claimed",
     currentMilestone: next.number,

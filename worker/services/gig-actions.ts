@@ -64,8 +64,10 @@ export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<
 
   if (gig.gigType === "job_request") {
     const now = new Date().toISOString();
+    // With a plan, milestone 1's own days (when it has them) set the first deadline.
+    const first = gig.milestoneCount > 1 ? (await loadMilestones(deps, gig))[0] : undefined;
     await applyTransition(deps, gig, me.id, {
-      set: { status: "claimed", workerId: me.id, claimedAt: now, deadline: daysFrom(now, gig.timeframe) },
+      set: { status: "claimed", workerId: me.id, claimedAt: now, deadline: daysFrom(now, first?.days ?? gig.timeframe) },
       also: interestStillEnabled,
       event: { type: "claimed" },
       notify: (g) => [{ userId: g.hirerId, type: "claimed", title: "Gig Claimed", message: `A worker claimed "${g.title}".` }],

@@ -766,3 +766,23 @@ describe("later milestones' invoices", () => {
     await expectLedgerBalanced();
   });
 });
+
+describe("milestone days", () => {
+  const DAY = 86_400_000;
+  const daysAhead = (iso: unknown) => Math.round((Date.parse(String(iso)) - Date.now()) / DAY);
+
+  it("set the deadline when their milestone can be worked on: milestone 1 at the claim, a later one once it is funded", async () => {
+    const job = await plannedJob([
+      { title: "Sketches", amount: 1_000, days: 5 },
+      { title: "Pages", amount: 2_000, days: 3 },
+    ]);
+    expect(daysAhead((await gigOf(job)).deadline)).toBe(5);
+    await deliver(job, 1);
+    await approve(job, 1);
+    // Milestone 2 waits for funding: its 3 days have not started, the deadline stays where it was.
+    expect(daysAhead((await gigOf(job)).deadline)).toBe(5);
+    await fund(job, 2);
+    expect(daysAhead((await gigOf(job)).deadline)).toBe(3);
+    await expectLedgerBalanced();
+  });
+});
