@@ -144,4 +144,81 @@ describe("the next step of a gig's reader", () => {
   it("has nothing to say on a status this app does not know", () => {
     expect(stepFor("job_request", "on_hold_by_admin", "hirer")).toBeNull();
   });
+
+  it("has the same answer for a gig whose only milestone is implicit as for one without milestone facts", () => {
+    for (const gigType of ["job_request", "service_offering"] as const) {
+      for (const status of GIG_STATUSES) {
+        for (const viewer of VIEWERS) {
+          for (const escrow of ["funded", "unfunded"]) {
+            expect(stepFor(gigType, status, viewer, { milestone: { current: 1, count: 1, escrow, amount: 10_000 } })).toEqual(stepFor(gigType, status, viewer));
+          }
+        }
+      }
+    }
+  });
+});
+
+describe("the next step of a gig paid in milestones", () => {
+  /** Milestone 2 of 3 is current: 4,000 of the gig's 10,000 sats. */
+  const planStep = (gigType: GigType, status: string, viewer: Viewer, escrow = "funded", over: Partial<NextStepInput> = {}) =>
+    stepFor(gigType, status, viewer, { milestone: { current: 2, count: 3, escrow, amount: 4_000 }, ...over });
+
+  // A funded current milestone: the same moves as a gig without a plan, status by status.
+  it.each(GIG_STATUSES.flatMap((status) => VIEWERS.map((viewer) => [status, viewer] as const)))("funded current milestone, job request, %s, %s", (status, viewer) => {
+    expect(shape(planStep("job_request", status, viewer))).toBe(JOB[status]![viewer]);
+  });
+
+  // An unfunded current milestone (the one before it was approved; the gig went back to claimed).
+  const UNFUNDED: Record<Viewer, string> = { visitor: "-", member: "-", hirer: "act:fund_milestone", worker: "wait" };
+  it.each(["job_request", "service_offering"] as const)("asks the hirer of a %s to fund the current milestone, and the worker to wait for it", (gigType) => {
+    for (const viewer of VIEWERS) expect(shape(planStep(gigType, "claimed", viewer, "unfunded"))).toBe(UNFUNDED[viewer]);
+    expect(planStep(gigType, "claimed", "hirer", "unfunded")).toEqual({
+      kind: "act",
+      title: "Fund milestone 2",
+      detail: "Milestone 2 of 3 starts once it is funded: you pay 4,100 sats into its escrow.",
+      action: "fund_milestone",
+      label: "Fund milestone 2",
+    });
+    expect(planStep(gigType, "claimed", "worker", "unfunded")).toEqual({ kind: "wait", title: "Waiting for the hirer to fund milestone 2." });
+  });
+
+  it("names the milestone in each party's step, with the milestone's own payout at review", () => {
+    expect(planStep("job_request", "claimed", "worker")).toEqual({
+      kind: "act",
+      title: "Milestone 2 of 3: start work",
+      detail: "Milestone 2 is funded. Start when you are ready; the hirer is told.",
+      action: "start_work",
+      label: "Start milestone 2",
+    });
+    expect(planStep("job_request", "claimed", "hirer")).toEqual({ kind: "wait", title: "Waiting for the worker to start milestone 2." });
+    expect(planStep("job_request", "in_progress", "worker")).toMatchObject({ title: "Milestone 2 of 3: submit your work", action: "submit_work" });
+    expect(planStep("job_request", "in_progress", "hirer")).toEqual({ kind: "wait", title: "Waiting for the worker to submit milestone 2." });
+    expect(planStep("job_request", "needs_revision", "worker")).toMatchObject({ title: "Milestone 2 of 3: revise and resubmit" });
+    expect(planStep("job_request", "needs_revision", "hirer")).toEqual({ kind: "wait", title: "Waiting for the worker to revise milestone 2." });
+    expect(planStep("job_request", "work_submitted", "hirer")).toMatchObject({
+      title: "Milestone 2 of 3: review the delivery",
+      detail: "Approve it to release 3,900 sats to the worker, or ask for a revision.",
+      action: "review_delivery",
+    });
+    expect(planStep("job_request", "work_submitted", "worker")).toEqual({ kind: "wait", title: "Waiting for the hirer to review milestone 2." });
+    expect(planStep("job_request", "disputed", "worker")).toEqual({
+      kind: "wait",
+      title: "Milestone 2 is under review: the platform admin decides how its escrow is settled.",
+    });
+  });
+
+  it("keeps the first milestone's start in the gig's own words", () => {
+    expect(stepFor("job_request", "claimed", "worker", { milestone: { current: 1, count: 3, escrow: "funded", amount: 3_000 } })).toMatchObject({
+      title: "Milestone 1 of 3: start work",
+      detail: expect.stringContaining("You claimed this gig."),
+    });
+  });
+
+  it("reads as any gig before it has a worker and once it has ended", () => {
+    for (const status of ["pending_payment", "open", "completed", "cancelled"]) {
+      for (const viewer of VIEWERS) {
+        expect(planStep("job_request", status, viewer, "unfunded", { escrowStatus: "pending" })).toEqual(stepFor("job_request", status, viewer, { escrowStatus: "pending" }));
+      }
+    }
+  });
 });

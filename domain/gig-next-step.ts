@@ -1,9 +1,11 @@
 // What the reader of a gig can do next, or whose move it is (issue 26: "always see the next step"). The gig
 // details show it right under the title. One function of the gig's status and the reader's roles (gig.ts
-// rolesOf), so every status × role has exactly one answer, tested in gig-next-step.test.ts.
+// rolesOf), so every status × role has exactly one answer, tested in gig-next-step.test.ts. A gig paid in
+// milestones (issue 28) says which milestone the step is about, and asks the hirer to fund one that is not.
 import { totalCharge, workerPayout, isValidPayment } from "./fees";
 import { formatSats } from "./format";
 import type { GigRole, GigType } from "./gig";
+import { milestoneLabel } from "./milestones";
 
 /** What the step's button does. */
 export type NextAction =
@@ -17,6 +19,8 @@ export type NextAction =
   | "review_interest"
   /** The hirer: opens the escrow invoice. */
   | "fund_escrow"
+  /** The hirer of a gig paid in milestones whose current milestone is not funded: asks for (or reopens) its invoice. */
+  | "fund_milestone"
   /** The worker of a claimed gig: starts work. */
   | "start_work"
   /** The worker: goes to the work submission form (also after a revision request). */
@@ -55,6 +59,18 @@ export interface NextStepInput {
    * member. Undefined while they load: nothing is said about them until then.
    */
   interest?: readonly InterestSummary[];
+  /** A gig with a milestone plan (milestoneCount > 1); absent or a count of 1 reads as a gig without one. */
+  milestone?: MilestoneFacts;
+}
+
+/** The milestone facts the step reads: which one is current, of how many, and its money. */
+export interface MilestoneFacts {
+  current: number;
+  count: number;
+  /** The current milestone's escrow (domain/milestones.ts MilestoneEscrow): "unfunded" asks the hirer to fund it. */
+  escrow: string;
+  /** The current milestone's amount (the worker's payout at review is of this, not of the whole payment). */
+  amount?: number;
 }
 
 /** The owner of an open gig: the hirer of a job, the worker of a service offering (SPEC.md §6). */
@@ -71,6 +87,12 @@ function wantText(names: readonly string[], gigType: GigType): string {
 }
 
 export function nextStep(input: NextStepInput): NextStep {
+  const m = input.milestone;
+  if (m && m.count > 1) return planStep(input, m);
+  return singleStep(input);
+}
+
+function singleStep(input: NextStepInput): NextStep {
   const { gigType, status, roles } = input;
   const service = gigType === "service_offering";
   const isWorker = roles.includes("worker");
@@ -194,6 +216,55 @@ export function nextStep(input: NextStepInput): NextStep {
       return null;
   }
 }
+
+/** Statuses in which a plan's work goes on: the current milestone is worked on, or waits for its funding. */
+const WORKING = ["claimed", "in_progress", "needs_revision", "work_submitted", "submitted", "disputed"];
+
+/**
+ * A gig paid in milestones. Before it has a worker (pending_payment, open) and once it has ended it reads as any
+ * gig. While the work goes on, an unfunded current milestone waits for the hirer; otherwise each step says which
+ * milestone it is about ("Milestone 2 of 3: Submit your work"), and the review names that milestone's payout.
+ */
+function planStep(input: NextStepInput, m: MilestoneFacts): NextStep {
+  if (!WORKING.includes(input.status)) return singleStep(input);
+  const isWorker = input.roles.includes("worker");
+  const isHirer = input.roles.includes("hirer");
+  const label = milestoneLabel(m.current, m.count);
+  const n = m.current;
+  if (m.escrow === "unfunded") {
+    if (isHirer) {
+      return {
+        kind: "act",
+        title: `Fund milestone ${n}`,
+        detail: `${label} starts once it is funded${isValidPayment(m.amount ?? 0) ? `: you pay ${formatSats(totalCharge(m.amount!))} into its escrow` : ""}.`,
+        action: "fund_milestone",
+        label: `Fund milestone ${n}`,
+      };
+    }
+    if (isWorker) return { kind: "wait", title: `Waiting for the hirer to fund milestone ${n}.` };
+    return null;
+  }
+  const step = singleStep({ ...input, payment: m.amount ?? input.payment });
+  if (!step) return null;
+  if (step.kind === "act") {
+    const detail = input.status === "claimed" && n > 1 ? `Milestone ${n} is funded. Start when you are ready; the hirer is told.` : step.detail;
+    const button = step.action === "start_work" ? `Start milestone ${n}` : step.label;
+    return { ...step, title: `${label}: ${lowerFirst(step.title)}`, ...(detail ? { detail } : {}), label: button };
+  }
+  return { kind: "wait", title: PLAN_WAITS[input.status]?.(n) ?? step.title };
+}
+
+/** The other party's move on a plan's current milestone, naming it. */
+const PLAN_WAITS: Record<string, (n: number) => string> = {
+  claimed: (n) => `Waiting for the worker to start milestone ${n}.`,
+  in_progress: (n) => `Waiting for the worker to submit milestone ${n}.`,
+  needs_revision: (n) => `Waiting for the worker to revise milestone ${n}.`,
+  work_submitted: (n) => `Waiting for the hirer to review milestone ${n}.`,
+  submitted: (n) => `Waiting for the hirer to review milestone ${n}.`,
+  disputed: (n) => `Milestone ${n} is under review: the platform admin decides how its escrow is settled.`,
+};
+
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 function ownerOfOpenGig(interest: readonly InterestSummary[], gigType: GigType): NextStep {
   const pending = interest.filter((m) => m.status === "pending").map((m) => m.name);

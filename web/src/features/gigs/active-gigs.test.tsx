@@ -106,4 +106,16 @@ describe("Active tab", () => {
     expect(await screen.findByRole("heading", { name: "No active gigs yet" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "You have not posted any gigs yet" })).toBeInTheDocument();
   });
+
+  it("says which milestone each gig paid in milestones is on, on its card and in My Gigs", async () => {
+    const plan = makeGig({ id: "g-plan", title: "Shop in steps", status: "claimed", posterId: ME, hirerId: ME, workerId: "w", payment: 12_000, currentMilestone: 2, milestoneCount: 3 });
+    renderActive([plan, claimedByMe]);
+    await screen.findByText("Logo I claimed");
+    const card = (title: string) => screen.getAllByTestId("gig-card").find((c) => within(c).queryByRole("button", { name: title }))!;
+    expect(card("Shop in steps")).toHaveTextContent("Milestone 2 of 3");
+    expect(card("Logo I claimed")).not.toHaveTextContent(/milestone/i);
+    const myGigs = screen.getByRole("region", { name: "My Gigs" });
+    expect(within(myGigs).getByText(/You pay 12,300 sats · Development/)).toHaveTextContent("Milestone 2 of 3");
+  });
 });
+

@@ -9,7 +9,7 @@ import { errorText } from "../../lib/api";
 import { formatSats, timeAgo } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
 import { mainTabHref } from "../layout/main-tab";
-import { GigCard, GigCardSkeleton } from "./gig-card";
+import { GigCard, GigCardSkeleton, milestoneText } from "./gig-card";
 import { useGigDialogs } from "./gig-dialogs-context";
 import { amountFor, canOpenChat, gigPermissions } from "./gig-roles";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
@@ -183,6 +183,7 @@ function MyGigRow({ gig, amount, manageable, onOpen, onManage }: { gig: Gig; amo
         </button>
         <p className="text-xs text-stone-500">
           {amount} · {gig.category} · {timeAgo(gig.createdAt)}
+          {milestoneText(gig) && <span className="font-medium text-brand-800"> · {milestoneText(gig)}</span>}
         </p>
       </div>
       <div className="flex gap-2">

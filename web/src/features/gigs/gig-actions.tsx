@@ -22,6 +22,7 @@ import { canOpenChat, gigPermissions } from "./gig-roles";
 import { InterestReviewPanel, MyInterestPanel } from "./interest-panels";
 import type { ReviewPrompt } from "./review-step";
 import { useInterestMessages } from "./use-gigs";
+import { actionMilestone, currentAmount, currentMilestone, FundMilestoneButton, fundedFromCurrent, milestoneFacts } from "./milestone-steps";
 import { PostAgainButton } from "../payments/post-again-button";
 import type { Gig, InterestMessage } from "./types";
 
@@ -73,6 +74,7 @@ export function NextStepBanner({ gig }: { gig: Gig }) {
     roles: p.roles,
     hasInvoice: !!gig.paymentRequest,
     interest: isOpen && user ? interestSummaries(interest.data, p.isOwner, user.id) : [],
+    milestone: milestoneFacts(gig),
   });
   // Its place is kept while the interest messages load, so the facts below do not jump when it shows.
   if (isOpen && user && interest.isPending) return <Skeleton className="h-12 rounded-xl" />;
@@ -113,9 +115,15 @@ function StepButton({ gig, action, label }: { gig: Gig; action: NextAction; labe
     case "claim":
       return <ClaimButton gig={gig} label={label} />;
     case "start_work":
-      return <StartWorkButton gig={gig} />;
+      return <StartWorkButton gig={gig} label={label} />;
     case "fund_escrow":
       return <PayInvoiceButton gig={gig} label={label} />;
+    case "fund_milestone": {
+      const current = currentMilestone(gig);
+      // Until the details answer (with the milestones) is in, the button waits for it.
+      if (!current) return <Button className={STEP_BUTTON_CLASS} disabled>{label}</Button>;
+      return <FundMilestoneButton gig={gig} milestone={current} className={STEP_BUTTON_CLASS} />;
+    }
     case "post_again":
       return <PostAgainButton gig={gig} />;
     default:
@@ -269,10 +277,10 @@ function PayInvoiceButton({ gig, label }: { gig: Gig; label: string }) {
   );
 }
 
-function StartWorkButton({ gig }: { gig: Gig }) {
+function StartWorkButton({ gig, label }: { gig: Gig; label: string }) {
   const { toast } = useToast();
   const fail = useFailureToast();
-  const start = useGigMutation(() => gigApi.startWork(gig.id));
+  const start = useGigMutation(() => gigApi.startWork(gig.id, actionMilestone(gig)));
   return (
     <Button
       className={STEP_BUTTON_CLASS}
@@ -284,7 +292,7 @@ function StartWorkButton({ gig }: { gig: Gig }) {
         })
       }
     >
-      {start.isPending ? "Starting..." : "Start Work"}
+      {start.isPending ? "Starting..." : label}
     </Button>
   );
 }
@@ -296,8 +304,9 @@ function SubmitWorkPanel({ gig, onSubmitted }: { gig: Gig; onSubmitted: () => vo
   const [text, setText] = useState("");
   const [files, setFiles] = useState<AttachmentRef[]>([]);
   const [uploading, setUploading] = useState(false);
+  const milestone = actionMilestone(gig);
   const submit = useGigMutation(({ work, attachments }: { work: string; attachments: AttachmentRef[] }) =>
-    gigApi.submitWork(gig.id, work, attachments),
+    gigApi.submitWork(gig.id, work, attachments, milestone),
   );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -321,14 +330,14 @@ function SubmitWorkPanel({ gig, onSubmitted }: { gig: Gig; onSubmitted: () => vo
   };
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-2 rounded-lg border border-stone-200 p-3">
-      <Label htmlFor={`${id}-work`}>Submit your work</Label>
+      <Label htmlFor={`${id}-work`}>{milestone ? `Submit your work on milestone ${milestone}` : "Submit your work"}</Label>
       <p id={`${id}-work-hint`} className="text-xs text-stone-500">
-        Describe what you delivered and where to find it. The hirer approves it to release the payment.
+        Describe what you delivered and where to find it. The hirer approves it to release {milestone ? "this milestone's" : "the"} payment.
       </p>
       <Textarea id={`${id}-work`} aria-describedby={`${id}-work-hint`} value={text} onChange={(e) => setText(e.target.value)} rows={4} maxLength={10_000} />
       <FilePicker value={files} onChange={setFiles} onUploadingChange={setUploading} disabled={submit.isPending} />
       <Button type="submit" size="sm" className="self-end" disabled={submit.isPending || uploading}>
-        {submit.isPending ? "Submitting..." : uploading ? "Uploading..." : "Submit Work"}
+        {submit.isPending ? "Submitting..." : uploading ? "Uploading..." : milestone ? `Submit milestone ${milestone}` : "Submit Work"}
       </Button>
     </form>
   );
@@ -338,18 +347,20 @@ function ApproveButton({ gig, onApproved }: { gig: Gig; onApproved: () => void }
   const { toast } = useToast();
   const fail = useFailureToast();
   const { refreshUser } = useAuth();
-  const approve = useGigMutation(() => gigApi.approve(gig.id));
+  const milestone = actionMilestone(gig);
+  const payout = formatSats(workerPayout(currentAmount(gig)));
+  const approve = useGigMutation(() => gigApi.approve(gig.id, milestone));
   return (
     <Notice>
-      <span>Happy with the work? Approving releases {formatSats(workerPayout(gig.payment))} to the worker.</span>
+      <span>{`Happy with the work? Approving ${milestone ? `milestone ${milestone} ` : ""}releases ${payout} to the worker.`}</span>
       <Button
         size="sm"
         disabled={approve.isPending}
         onClick={() =>
           approve.mutate(undefined, {
             onSuccess: () => {
-              toast({ title: "Work Approved", description: `Payment Released: ${formatSats(workerPayout(gig.payment))} are on the way to the worker.` });
-              void refreshUser(); // the gig completed: the hirer's own counts on /profile changed
+              toast({ title: "Work Approved", description: `Payment Released: ${payout} are on the way to the worker.` });
+              void refreshUser(); // the gig may have completed: the hirer's own counts on /profile changed
               onApproved();
             },
             onError: fail("Failed to Approve Work"),
@@ -357,7 +368,7 @@ function ApproveButton({ gig, onApproved }: { gig: Gig; onApproved: () => void }
         }
       >
         <CheckIcon />
-        {approve.isPending ? "Approving..." : "Approve & Release Payment"}
+        {approve.isPending ? "Approving..." : milestone ? `Approve milestone ${milestone}` : "Approve & Release Payment"}
       </Button>
     </Notice>
   );
@@ -424,12 +435,13 @@ function ReasonPanel({
 function RevisionPanel({ gig }: { gig: Gig }) {
   const { toast } = useToast();
   const fail = useFailureToast();
-  const revise = useGigMutation((note: string) => gigApi.requestRevision(gig.id, note));
+  const milestone = actionMilestone(gig);
+  const revise = useGigMutation((note: string) => gigApi.requestRevision(gig.id, note, milestone));
   return (
     <ReasonPanel
       openLabel="Request Revision"
       label="What needs to change?"
-      hint="The worker revises the work and submits it again."
+      hint={milestone ? `The worker revises milestone ${milestone} and submits it again.` : "The worker revises the work and submits it again."}
       submitLabel="Send Revision Request"
       pending={revise.isPending}
       onSubmit={(note, done) =>
@@ -448,12 +460,17 @@ function RevisionPanel({ gig }: { gig: Gig }) {
 function DisputePanel({ gig }: { gig: Gig }) {
   const { toast } = useToast();
   const fail = useFailureToast();
-  const dispute = useGigMutation((reason: string) => gigApi.dispute(gig.id, reason));
+  const milestone = actionMilestone(gig);
+  const dispute = useGigMutation((reason: string) => gigApi.dispute(gig.id, reason, milestone));
   return (
     <ReasonPanel
       openLabel="Raise Dispute"
       label="Reason for the dispute"
-      hint="The escrow stays locked and the platform admin reviews the gig and its chat before deciding."
+      hint={
+        milestone
+          ? `The dispute is about milestone ${milestone}: its escrow stays locked and the platform admin reviews the gig and its chat before deciding. Approved milestones stay paid.`
+          : "The escrow stays locked and the platform admin reviews the gig and its chat before deciding."
+      }
       submitLabel="Raise Dispute"
       destructive
       pending={dispute.isPending}
@@ -485,7 +502,10 @@ export function CancelGigButton({ gig, onCancelled }: { gig: Gig; onCancelled?: 
   const withdrawingHire = isHirer && gig.gigType === "service_offering" && gig.status === "pending_payment";
   // The worker of a claimed gig withdraws from it: the gig is cancelled and a funded escrow goes back to the hirer.
   const workerWithdrawing = isWorker && !isHirer && gig.status === "claimed";
-  const escrow = formatSats(gig.totalCharge ?? gig.payment);
+  // A plan refunds every funded milestone not yet started: the current one and any funded after it.
+  const planRefund = fundedFromCurrent(gig);
+  const funded = planRefund !== undefined ? planRefund > 0 : gig.escrowStatus === "funded";
+  const escrow = formatSats(planRefund || (gig.totalCharge ?? gig.payment));
   const run = () =>
     cancel.mutate(undefined, {
       onSuccess: (answer) => {
@@ -516,8 +536,8 @@ export function CancelGigButton({ gig, onCancelled }: { gig: Gig; onCancelled?: 
   const question = withdrawingHire
     ? "Withdraw your hire? Nothing has been charged, and the offer opens to others again."
     : workerWithdrawing
-      ? `Withdraw from this gig? It is cancelled${gig.escrowStatus === "funded" ? ` and the escrow (${escrow}) is refunded to the hirer` : ""}. You are not paid for it.`
-      : `Cancel this gig?${gig.escrowStatus === "funded" ? ` The escrow (${escrow}) is refunded to the hirer.` : ""}`;
+      ? `Withdraw from this gig? It is cancelled${funded ? ` and the escrow (${escrow}) is refunded to the hirer` : ""}. You are not paid for it.`
+      : `Cancel this gig?${funded ? ` The escrow (${escrow}) is refunded to the hirer.` : ""}`;
   return (
     <div
       role="group"

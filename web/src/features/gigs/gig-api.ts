@@ -3,12 +3,28 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import type { AttachmentRef } from "../../../../domain/files";
+import type { MilestonePlanItem, MilestoneProposalView } from "../../../../domain/milestones";
 import { apiJson, apiRequest } from "../../lib/api";
 import type { SignedNostrEvent } from "../../lib/nostr";
 import { gigKeys } from "./use-gigs";
 import type { ExtensionRequest, Gig, GigType, GigWithInvoice, InterestMessage } from "./types";
 
 const gigPath = (id: string, action = "") => `/api/gigs/${encodeURIComponent(id)}${action ? `/${action}` : ""}`;
+
+/**
+ * A work action's path: on a gig with a milestone plan, `milestones/{n}/<action>` for the milestone the screen
+ * shows as current (the Worker answers 409 if that is no longer so); the gig's own route without one.
+ */
+const workPath = (id: string, action: string, milestone?: number) => gigPath(id, milestone ? `milestones/${milestone}/${action}` : action);
+
+/** POST /api/gigs/{id}/milestones/{n}/fund: the milestone's funding invoice (the same one again while payable). */
+export interface MilestoneInvoice {
+  paymentRequest: string;
+  totalCharge: number;
+  milestone: number;
+}
+
+export type MilestoneProposalAnswer = "accept" | "reject" | "withdraw";
 
 export interface NewGig {
   gigType: GigType;
@@ -17,6 +33,8 @@ export interface NewGig {
   category: string;
   payment: number;
   timeframe: number;
+  /** Paid in 2 to 10 milestones whose amounts add up to the payment (domain/milestones.ts). */
+  milestones?: MilestonePlanItem[];
 }
 
 export interface GigEdit {
@@ -43,12 +61,20 @@ export const gigApi = {
   edit: (id: string, edit: GigEdit) => apiJson<Gig>("PATCH", gigPath(id), edit),
   claim: (id: string) => apiJson<GigWithInvoice>("POST", gigPath(id, "claim")),
   cancel: (id: string) => apiJson<{ success?: boolean; refund?: { amount: number } }>("POST", gigPath(id, "cancel")),
-  startWork: (id: string) => apiJson<unknown>("POST", gigPath(id, "start-work")),
-  submitWork: (id: string, workSubmission: string, attachments: AttachmentRef[] = []) =>
-    apiJson<unknown>("POST", gigPath(id, "submit"), { workSubmission, attachments }),
-  requestRevision: (id: string, note: string) => apiJson<unknown>("POST", gigPath(id, "request-revision"), { note }),
-  approve: (id: string) => apiJson<unknown>("POST", gigPath(id, "approve")),
-  dispute: (id: string, reason: string) => apiJson<unknown>("POST", gigPath(id, "dispute"), { reason }),
+  // The work on the gig's current milestone; `milestone` names it for a gig with a plan (see workPath).
+  startWork: (id: string, milestone?: number) => apiJson<unknown>("POST", workPath(id, "start-work", milestone)),
+  submitWork: (id: string, workSubmission: string, attachments: AttachmentRef[] = [], milestone?: number) =>
+    apiJson<unknown>("POST", workPath(id, "submit", milestone), { workSubmission, attachments }),
+  requestRevision: (id: string, note: string, milestone?: number) => apiJson<unknown>("POST", workPath(id, "request-revision", milestone), { note }),
+  approve: (id: string, milestone?: number) => apiJson<unknown>("POST", workPath(id, "approve", milestone)),
+  dispute: (id: string, reason: string, milestone?: number) => apiJson<unknown>("POST", workPath(id, "dispute", milestone), { reason }),
+  /** The hirer asks for a later milestone's invoice (issue 28). */
+  fundMilestone: (id: string, milestone: number) => apiJson<MilestoneInvoice>("POST", gigPath(id, `milestones/${milestone}/fund`)),
+  /** Either party proposes new milestones for every unfunded one; the other party answers. */
+  proposeMilestones: (id: string, milestones: MilestonePlanItem[]) =>
+    apiJson<Pick<MilestoneProposalView, "id" | "fromNumber" | "milestones" | "status">>("POST", gigPath(id, "milestone-proposals"), { milestones }),
+  answerMilestoneProposal: (id: string, proposalId: string, answer: MilestoneProposalAnswer) =>
+    apiJson<unknown>("POST", gigPath(id, `milestone-proposals/${encodeURIComponent(proposalId)}/${answer}`)),
   sendInterest: (id: string, message: string) => apiJson<InterestMessage>("POST", gigPath(id, "pre-claim-messages"), { message }),
   decideInterest: (messageId: string, decision: InterestDecision) =>
     apiJson<InterestMessage>("PATCH", `/api/pre-claim-messages/${encodeURIComponent(messageId)}/${decision}`),

@@ -162,4 +162,18 @@ describe("gig card", () => {
     expect(api.callsTo("POST", "/api/gig-reports")[0]!.body).toEqual({ gigId: gig.id, reason: "spam", details: "Same ad posted ten times" });
     expect(screen.queryByRole("dialog")).not.toBeInTheDocument();
   });
+
+  it("says which milestone a gig paid in milestones is on, and how many it has before and after the work", () => {
+    mockApi({});
+    const { card, unmount } = renderCard(makeGig({ status: "in_progress", workerId: "w", currentMilestone: 2, milestoneCount: 3 }));
+    expect(card).toHaveTextContent("Milestone 2 of 3");
+    unmount();
+    const open = renderCard(makeGig({ status: "open", currentMilestone: 1, milestoneCount: 3 }));
+    expect(open.card).toHaveTextContent("3 milestones");
+    expect(open.card).not.toHaveTextContent("Milestone 1 of 3");
+    open.unmount();
+    const single = renderCard(makeGig({ status: "in_progress", workerId: "w" }));
+    expect(single.card).not.toHaveTextContent(/milestone/i);
+  });
 });
+

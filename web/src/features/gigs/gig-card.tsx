@@ -5,6 +5,7 @@ import { Link } from "react-router";
 import { Badge } from "../../components/ui/badge";
 import { AlertIcon } from "../../components/ui/icons";
 import { trackRecordText } from "../../../../domain/reputation";
+import { milestoneLabel } from "../../../../domain/milestones";
 import { cn } from "../../lib/cn";
 import { daysRemaining, formatSats, shortId, shorten, timeAgo } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
@@ -33,6 +34,16 @@ export function claimProgress(status: string): { percent: number; label: string 
 /** The worker who claimed this gig (not the owner of a service offering, who is its worker from the start). */
 export function isClaimedBy(gig: Gig, userId: string | null | undefined): boolean {
   return !!userId && gig.workerId === userId && ownerIdOf(gig) !== userId;
+}
+
+/**
+ * Where a gig paid in milestones (issue 28) stands: "Milestone 2 of 3" while the work goes on, "3 milestones"
+ * before anyone works on it and once it has ended; nothing for a gig without a plan.
+ */
+export function milestoneText(gig: Pick<Gig, "status" | "currentMilestone" | "milestoneCount">): string {
+  if (gig.milestoneCount <= 1) return "";
+  if (["pending_payment", "open", "completed", "cancelled"].includes(gig.status)) return `${gig.milestoneCount} milestones`;
+  return milestoneLabel(gig.currentMilestone, gig.milestoneCount);
 }
 
 /**
@@ -66,6 +77,7 @@ export function GigCard({
   const posterName = poster ? poster.displayName || shorten(poster.username, true) : null;
   const reputation = posterReputation(poster);
   const amount = amountFor(gig, user?.id);
+  const milestones = milestoneText(gig);
 
   return (
     <article
@@ -105,6 +117,12 @@ export function GigCard({
         <span className="rounded-md bg-stone-100 px-2 py-0.5 text-stone-700">{gig.category}</span>
         <span aria-hidden="true">·</span>
         <span>{timeAgo(gig.createdAt, now)}</span>
+        {milestones && (
+          <>
+            <span aria-hidden="true">·</span>
+            <span className="rounded-md bg-brand-50 px-2 py-0.5 font-medium text-brand-800 ring-1 ring-brand-200">{milestones}</span>
+          </>
+        )}
       </div>
 
       {progress && (

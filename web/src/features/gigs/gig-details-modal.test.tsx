@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from "vitest";
 import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
+import { milestoneMoney, type MilestoneView } from "../../../../domain/milestones";
 import { makeGig, makeInterest } from "./gig-factories";
 import { GigDialogsProvider } from "./gig-dialogs";
 import { useGigDialogs } from "./gig-dialogs-context";
@@ -453,3 +454,189 @@ describe("a cancelled gig", () => {
     expect(within(dialog).queryByRole("button", { name: "Post again" })).not.toBeInTheDocument();
   });
 });
+
+describe("gig details of a gig paid in milestones", () => {
+  function milestone(number: number, over: Partial<MilestoneView> = {}): MilestoneView {
+    const amount = over.amount ?? 4_000;
+    return {
+      number,
+      title: `Step ${number}`,
+      amount,
+      days: null,
+      escrow: "unfunded",
+      step: "unfunded",
+      current: false,
+      ...milestoneMoney(amount),
+      fundedAt: null,
+      settledAt: null,
+      resolution: null,
+      paymentRequest: null,
+      ...over,
+    };
+  }
+
+  /** Design (3,000, paid), Build (4,000) current in `status`, Launch (5,000) not funded. */
+  const planJob = (status: Gig["status"], build: Partial<MilestoneView> = {}, over: Partial<Gig> = {}) =>
+    job({
+      status,
+      workerId: "worker",
+      payment: 12_000,
+      currentMilestone: 2,
+      milestoneCount: 3,
+      escrowStatus: build.escrow === "unfunded" ? "pending" : "funded",
+      milestones: [
+        milestone(1, { title: "Design", amount: 3_000, escrow: "released", step: "paid" }),
+        milestone(2, { title: "Build", amount: 4_000, escrow: "funded", step: "funded", current: true, ...build }),
+        milestone(3, { title: "Launch", amount: 5_000 }),
+      ],
+      milestoneProposal: null,
+      ...over,
+    });
+  const nextStepOf = (dialog: HTMLElement) => within(dialog).getByRole("region", { name: "Next step" });
+
+  it("shows the milestones as steps instead of the progress stepper, the current one highlighted", async () => {
+    const { dialog } = await renderDetails(planJob("in_progress", { step: "in_progress" }), "hirer");
+    expect(within(dialog).queryByRole("list", { name: "Progress" })).not.toBeInTheDocument();
+    const steps = within(within(dialog).getByRole("list", { name: "Milestones" })).getAllByRole("listitem");
+    expect(steps.map((li) => li.getAttribute("aria-current"))).toEqual([null, "step", null]);
+    expect(steps[1]).toHaveTextContent("Build");
+    expect(steps[1]).toHaveTextContent("You pay 4,100 sats");
+    expect(steps[1]).toHaveTextContent("In progress");
+    expect(dialog).toHaveTextContent("Milestone 2 of 3");
+    expect(dialog).toHaveTextContent("4,100 sats is held in escrow for milestone 2.");
+  });
+
+  it("shows no milestones for a gig without a plan", async () => {
+    const { dialog } = await renderDetails(job({ status: "in_progress", workerId: "worker", milestones: [milestone(1, { current: true, escrow: "funded" })] }), "hirer");
+    expect(within(dialog).queryByRole("list", { name: "Milestones" })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole("list", { name: "Progress" })).toBeInTheDocument();
+    expect(within(dialog).queryByRole("button", { name: "Change milestones" })).not.toBeInTheDocument();
+  });
+
+  it("tells the worker of an unfunded milestone to wait for the hirer, instead of Start Work", async () => {
+    const { dialog, api } = await renderDetails(planJob("claimed", { escrow: "unfunded", step: "unfunded" }), "worker");
+    expect(dialog).toHaveTextContent("Waiting for the hirer to fund milestone 2.");
+    expect(within(dialog).queryByRole("button", { name: /Start/ })).not.toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/milestones/2/start-work")).toHaveLength(0);
+  });
+
+  it("asks the hirer to fund the current milestone, and opens its invoice in the payment dialog", async () => {
+    let gig = planJob("claimed", { escrow: "unfunded", step: "unfunded" });
+    const { dialog, user, api } = await renderDetails(gig, "hirer", {
+      "GET /api/gigs/gig-1": () => gig,
+      "POST /api/gigs/gig-1/milestones/2/fund": () => {
+        gig = planJob("claimed", { escrow: "unfunded", step: "awaiting_payment", paymentRequest: "lnbcrt1milestone2" });
+        return { paymentRequest: "lnbcrt1milestone2", totalCharge: 4_100, milestone: 2 };
+      },
+    });
+    const next = nextStepOf(dialog);
+    expect(next).toHaveTextContent("Fund milestone 2");
+    expect(next).toHaveTextContent("Milestone 2 of 3 starts once it is funded: you pay 4,100 sats into its escrow.");
+    await user.click(within(next).getByRole("button", { name: "Fund milestone 2" }));
+    const payment = await screen.findByRole("dialog", { name: /Fund Escrow/ }, { timeout: 5000 });
+    expect(await within(payment).findByText("Milestone 2 of 3: Build")).toBeInTheDocument();
+    expect(payment).toHaveTextContent("4,100 sats");
+    // The dialog waits for this milestone's payment (its own escrow, not the gig's): having read the gig it
+    // still polls. Reads after funding: the refresh, the dialog's own, then its poll.
+    const readsAfterFunding = () => api.calls.slice(api.calls.findIndex((c) => c.path.endsWith("/fund"))).filter((c) => c.method === "GET" && c.path === "/api/gigs/gig-1");
+    await waitFor(() => expect(readsAfterFunding().length).toBeGreaterThanOrEqual(3), { timeout: 4000 });
+    expect(within(payment).getByText("Waiting for payment...")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/milestones/2/fund")).toHaveLength(1);
+  }, 10_000);
+
+  it("starts the current milestone through its own route", async () => {
+    const { dialog, user, api } = await renderDetails(planJob("claimed"), "worker", { "POST /api/gigs/gig-1/milestones/2/start-work": () => ({ success: true }) });
+    const next = nextStepOf(dialog);
+    expect(next).toHaveTextContent("Milestone 2 of 3: start work");
+    await user.click(within(next).getByRole("button", { name: "Start milestone 2" }));
+    expect(await findToast("Work Started")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/milestones/2/start-work")).toHaveLength(1);
+    expect(api.callsTo("POST", "/api/gigs/gig-1/start-work")).toHaveLength(0);
+  });
+
+  it("submits the current milestone", async () => {
+    const { dialog, user, api } = await renderDetails(planJob("in_progress", { step: "in_progress" }), "worker", {
+      "POST /api/gigs/gig-1/milestones/2/submit": () => ({ success: true }),
+    });
+    await user.type(within(dialog).getByLabelText("Submit your work on milestone 2"), "Pages built");
+    await user.click(within(dialog).getByRole("button", { name: "Submit milestone 2" }));
+    expect(await findToast("Work Submitted")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/milestones/2/submit")[0]!.body).toEqual({ workSubmission: "Pages built", attachments: [] });
+  });
+
+  it("lets the hirer approve the current milestone for its own payout, ask for its revision, or dispute it", async () => {
+    const { dialog, user, api } = await renderDetails(planJob("work_submitted", { step: "submitted" }, { workSubmission: "Pages built" }), "hirer", {
+      "POST /api/gigs/gig-1/milestones/2/approve": () => ({ success: true }),
+      "POST /api/gigs/gig-1/milestones/2/request-revision": () => ({ success: true }),
+      "POST /api/gigs/gig-1/milestones/2/dispute": () => ({ success: true }),
+    });
+    expect(nextStepOf(dialog)).toHaveTextContent("Approve it to release 3,900 sats to the worker, or ask for a revision.");
+    expect(dialog).toHaveTextContent("Happy with the work? Approving milestone 2 releases 3,900 sats to the worker.");
+
+    await user.click(within(dialog).getByRole("button", { name: "Request Revision" }));
+    await user.type(within(dialog).getByLabelText("What needs to change?"), "Bigger logo");
+    await user.click(within(dialog).getByRole("button", { name: "Send Revision Request" }));
+    expect(await findToast("Revision Requested")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/milestones/2/request-revision")[0]!.body).toEqual({ note: "Bigger logo" });
+
+    await user.click(within(dialog).getByRole("button", { name: "Raise Dispute" }));
+    expect(dialog).toHaveTextContent("The dispute is about milestone 2");
+    await user.type(within(dialog).getByLabelText("Reason for the dispute"), "Missing pages");
+    await user.click(within(dialog).getAllByRole("button", { name: "Raise Dispute" }).at(-1)!);
+    expect(await findToast("Dispute Raised")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/milestones/2/dispute")[0]!.body).toEqual({ reason: "Missing pages" });
+
+    await user.click(within(dialog).getByRole("button", { name: "Approve milestone 2" }));
+    expect(await findToast(/Payment Released: 3,900 sats/)).toBeInTheDocument();
+    expect(api.callsTo("POST", "/api/gigs/gig-1/milestones/2/approve")).toHaveLength(1);
+    expect(api.callsTo("POST", "/api/gigs/gig-1/approve")).toHaveLength(0);
+  });
+
+  it("says so when the screen was behind and the milestone is no longer the current one", async () => {
+    const { dialog, user } = await renderDetails(planJob("work_submitted", { step: "submitted" }), "hirer", {
+      "POST /api/gigs/gig-1/milestones/2/approve": () => apiError(409, "Milestone 2 is not the current milestone (milestone 3 is)", "not_current_milestone"),
+    });
+    await user.click(within(dialog).getByRole("button", { name: "Approve milestone 2" }));
+    expect(await findToast("Failed to Approve Work")).toBeInTheDocument();
+    expect(await findToast("Milestone 2 is not the current milestone (milestone 3 is)")).toBeInTheDocument();
+  });
+
+  it("says cancelling refunds the funded milestones not yet started", async () => {
+    const gig = planJob("claimed", {}, {
+      milestones: [
+        milestone(1, { title: "Design", amount: 3_000, escrow: "released", step: "paid" }),
+        milestone(2, { title: "Build", amount: 4_000, escrow: "funded", step: "funded", current: true }),
+        milestone(3, { title: "Launch", amount: 5_000, escrow: "funded", step: "funded" }),
+      ],
+    });
+    const { dialog, user } = await renderDetails(gig, "hirer");
+    await user.click(within(dialog).getByRole("button", { name: "Cancel Gig" }));
+    expect(within(dialog).getByRole("group", { name: "Confirm cancellation" })).toHaveTextContent("Cancel this gig? The escrow (9,225 sats) is refunded to the hirer.");
+  });
+
+  it("starts a change from the gig as it is now: a milestone funded since the details were read is not editable", async () => {
+    const earlier = planJob("in_progress", { step: "in_progress" });
+    let gig = earlier;
+    const { dialog, user } = await renderDetails(earlier, "worker", { "GET /api/gigs/gig-1": () => gig });
+    await within(dialog).findByRole("button", { name: "Change milestones" });
+    gig = planJob("in_progress", { step: "in_progress" }, {
+      milestones: [
+        milestone(1, { title: "Design", amount: 3_000, escrow: "released", step: "paid" }),
+        milestone(2, { title: "Build", amount: 4_000, escrow: "funded", step: "in_progress", current: true }),
+        milestone(3, { title: "Launch", amount: 5_000, escrow: "funded", step: "funded" }),
+      ],
+    });
+    await user.click(within(dialog).getByRole("button", { name: "Change milestones" }));
+    const form = await within(dialog).findByRole("form", { name: "Change milestones" });
+    expect(within(form).getByRole("list", { name: "Funded milestones" })).toHaveTextContent("Launch");
+    expect(within(form).queryByLabelText("Milestone 3 title")).not.toBeInTheDocument();
+    expect(within(form).getByLabelText("Milestone 4 title")).toHaveValue("");
+  });
+
+  it("lets the parties change the milestones from the details", async () => {
+    const { dialog, user } = await renderDetails(planJob("in_progress", { step: "in_progress" }), "worker");
+    await user.click(await within(dialog).findByRole("button", { name: "Change milestones" }));
+    expect(await within(dialog).findByLabelText("Milestone 3 title")).toHaveValue("Launch");
+  });
+});
+

@@ -2,7 +2,9 @@
 // date, description, category, escrow notice, deadline, time remaining, the progress stepper, a listed gig's
 // Nostr listing (also-on-nostr.tsx), and the actions of the member's role (gig-actions.tsx). Right under the
 // title, the reader's next step (issue 26); on a phone the dialog fills the screen and each fact takes one line.
-import type { ReactNode } from "react";
+// A gig paid in milestones (issue 28) shows its milestones as steps instead of the progress stepper, and its
+// parties can change the unfunded ones (milestone-plan-change.tsx).
+import { lazy, Suspense, type ReactNode } from "react";
 import { Link } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
 import { CopyButton } from "../../components/ui/copy-button";
@@ -19,11 +21,15 @@ import { AttachmentList } from "../files/attachment-list";
 import { useGigAttachments } from "../files/use-gig-attachments";
 import { AlsoOnNostr } from "./also-on-nostr";
 import { GigActions, NextStepBanner } from "./gig-actions";
+import { hasPlan, MilestoneSteps } from "./milestone-steps";
 import { amountFor, gigPermissions } from "./gig-roles";
 import { posterReputation } from "./gig-card";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import { useGig } from "./use-gigs";
 import type { Gig } from "./types";
+
+// The plan change checks its rows with the shared zod rules: loaded only for the parties who see it.
+const MilestonePlanChange = lazy(() => import("./milestone-plan-change").then((m) => ({ default: m.MilestonePlanChange })));
 
 export function GigDetailsModal({ gigId, open, onOpenChange }: { gigId: string; open: boolean; onOpenChange: (open: boolean) => void }) {
   const gig = useGig(gigId);
@@ -113,7 +119,39 @@ function Stepper({ gig }: { gig: Gig }) {
   );
 }
 
+/** "milestone 2", "milestones 2 and 3", "milestones 2, 3 and 4". */
+function milestoneNames(numbers: number[]): string {
+  if (numbers.length === 1) return `milestone ${numbers[0]}`;
+  return `milestones ${numbers.slice(0, -1).join(", ")} and ${numbers[numbers.length - 1]}`;
+}
+
+/** The escrow of a gig paid in milestones: what is held for which milestones, each paid in before its work. */
+function planEscrowNotice(gig: Gig): string {
+  const milestones = gig.milestones;
+  const each = "Each milestone is released to the worker when the hirer approves it, or refunded in full if the gig is cancelled before it starts.";
+  if (!milestones) return `Each milestone is paid into escrow before work on it starts. ${each}`;
+  if (gig.status === "completed") return "Every milestone's escrow has been settled: the worker was paid for the approved milestones.";
+  if (gig.status === "cancelled") {
+    return milestones.some((m) => m.escrow !== "unfunded")
+      ? "The funded milestones not yet started were refunded to the hirer in full."
+      : "Never funded, so no sats were taken.";
+  }
+  const held = milestones.filter((m) => m.escrow === "funded");
+  if (held.length > 0) {
+    const sum = held.reduce((s, m) => s + m.totalCharge, 0);
+    return `${formatSats(sum)} is held in escrow for ${milestoneNames(held.map((m) => m.number))}. ${each}`;
+  }
+  const first = milestones[0]!;
+  if (first.escrow === "unfunded") {
+    return gig.gigType === "service_offering"
+      ? `A hirer pays milestone 1 (${formatSats(first.totalCharge)}) into escrow when hiring, and each later milestone before work on it starts.`
+      : `The hirer pays milestone 1 (${formatSats(first.totalCharge)}) into escrow before the gig opens, and each later milestone before work on it starts.`;
+  }
+  return `Milestone ${gig.currentMilestone} is not funded yet: the hirer pays it into escrow before work on it starts.`;
+}
+
 function escrowNotice(gig: Gig): string {
+  if (hasPlan(gig)) return planEscrowNotice(gig);
   const total = formatSats(gig.totalCharge ?? gig.payment);
   switch (gig.escrowStatus) {
     case "funded":
@@ -232,10 +270,16 @@ function GigDetails({ gig }: { gig: Gig }) {
         </span>
       </p>
 
-      {gig.status === "cancelled" ? (
-        <p className="rounded-lg bg-stone-100 p-3 text-center text-sm text-stone-600">This gig was cancelled.</p>
+      {gig.status === "cancelled" && <p className="rounded-lg bg-stone-100 p-3 text-center text-sm text-stone-600">This gig was cancelled.</p>}
+      {hasPlan(gig) ? (
+        <>
+          <MilestoneSteps gig={gig} />
+          <Suspense fallback={null}>
+            <MilestonePlanChange gig={gig} />
+          </Suspense>
+        </>
       ) : (
-        <Stepper gig={gig} />
+        gig.status !== "cancelled" && <Stepper gig={gig} />
       )}
 
       {gig.revisionNote && gig.status === "needs_revision" && (

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { daysRemaining } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
+import { milestoneText } from "./gig-card";
 import { amountFor } from "./gig-roles";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import type { Gig } from "./types";
@@ -29,7 +30,10 @@ export function PostedGigCard({ gig }: { gig: Gig }) {
           {left} {left === 1 ? "day" : "days"} left
         </span>
       </div>
-      <span className="self-start rounded-md bg-stone-100 px-2 py-0.5 text-xs text-stone-600">{gig.category}</span>
+      <div className="flex flex-wrap gap-1.5 text-xs">
+        <span className="rounded-md bg-stone-100 px-2 py-0.5 text-stone-600">{gig.category}</span>
+        {milestoneText(gig) && <span className="rounded-md bg-brand-50 px-2 py-0.5 font-medium text-brand-800">{milestoneText(gig)}</span>}
+      </div>
     </Link>
   );
 }
