@@ -43,6 +43,8 @@ export const milestonePlanSchema = z
 
 /** A proposed change of a plan's unfunded milestones: the new list for every milestone from the first unfunded on. */
 export const milestoneProposalSchema = z.object({
+  /** The first milestone the proposer's screen showed as changeable: refused (409) when it no longer is. */
+  fromNumber: z.number({ error: "fromNumber must be a milestone number" }).int("fromNumber must be a milestone number").min(1, "fromNumber must be a milestone number").optional(),
   milestones: z
     .array(milestoneItemSchema, { error: "Propose at least one milestone" })
     .min(1, "Propose at least one milestone")

@@ -21,7 +21,6 @@ import { approveWork, cancelGig, claimGig, editGig, raiseDispute, requestRevisio
 import { listGigEvents } from "../services/gig-events";
 import { listInterest, sendInterest } from "../services/interest";
 import { gigHistoryForParty } from "../services/gig-access";
-import { gigReceiptPdf } from "../services/receipts";
 import { extendDeadlineSchema, extensionRequestSchema, reviewSchema } from "../../domain/collaboration-schemas";
 import { answerExtension, extendDeadline, listExtensionRequests, requestExtension } from "../services/extensions";
 import { reviewGig } from "../services/reviews";
@@ -114,8 +113,8 @@ export const gigRoutes = new Hono<AppEnv>()
   .post("/:id/milestones/:n/fund", rateLimit("hire"), async (c) => c.json(await fundMilestone(depsOf(c), requireMember(c), c.req.param("id"), milestoneParam(c))))
   .post("/:id/milestone-proposals", async (c) => {
     const me = requireMember(c);
-    const { milestones } = await parseJson(c, milestoneProposalSchema);
-    return c.json(await proposePlan(depsOf(c), me, c.req.param("id"), milestones), 201);
+    const { milestones, fromNumber } = await parseJson(c, milestoneProposalSchema);
+    return c.json(await proposePlan(depsOf(c), me, c.req.param("id"), milestones, fromNumber), 201);
   })
   .post("/:id/milestone-proposals/:proposalId/accept", async (c) => c.json(await answerPlan(depsOf(c), requireMember(c), c.req.param("id"), c.req.param("proposalId"), "accept")))
   .post("/:id/milestone-proposals/:proposalId/reject", async (c) => c.json(await answerPlan(depsOf(c), requireMember(c), c.req.param("id"), c.req.param("proposalId"), "reject")))
@@ -123,6 +122,8 @@ export const gigRoutes = new Hono<AppEnv>()
     c.json(await answerPlan(depsOf(c), requireMember(c), c.req.param("id"), c.req.param("proposalId"), "withdraw")),
   )
   .get("/:id/receipt", async (c) => {
+    // Loaded when a receipt is asked for: pdf-lib, its fonts and pako are not evaluated when an isolate starts.
+    const { gigReceiptPdf } = await import("../services/receipts");
     const pdf = await gigReceiptPdf(depsOf(c), requireMember(c), c.req.param("id"));
     return new Response(pdf, {
       headers: {

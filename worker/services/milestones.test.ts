@@ -562,6 +562,18 @@ describe("auto-release of a milestone", () => {
 });
 
 describe("changing the plan", () => {
+  it("refuses a proposal numbered from a milestone that was funded since the proposer's screen read the plan", async () => {
+    const job = await plannedJob();
+    await fund(job, 2);
+    // The worker's screen still showed milestone 2 as changeable.
+    const stale = await call(`/api/gigs/${job.gigId}/milestone-proposals`, job.worker.token, "POST", { fromNumber: 2, milestones: [{ title: "All the rest", amount: 50_000 }] });
+    expect(stale).toMatchObject({ status: 409, body: { error: "milestone_funded" } });
+    expect((await gigOf(job)).milestoneProposal).toBeNull();
+    const fresh = await call(`/api/gigs/${job.gigId}/milestone-proposals`, job.worker.token, "POST", { fromNumber: 3, milestones: [{ title: "All the rest", amount: 30_000 }] });
+    expect(fresh.status).toBe(201);
+    await expectLedgerBalanced();
+  });
+
   it("the hirer proposes, the worker accepts: unfunded milestones replaced, funded ones unchanged, payment the new sum", async () => {
     const job = await plannedJob();
     const proposal = await call(`/api/gigs/${job.gigId}/milestone-proposals`, job.hirer.token, "POST", {

@@ -121,11 +121,15 @@ function requireParties(gig: GigRow, me: UserRow) {
  * One party proposes new milestones for every unfunded one (change an amount or a title, add or remove later
  * ones); funded milestones never change. One pending proposal per gig; the other party accepts or rejects it.
  */
-export async function proposePlan(deps: Deps, me: UserRow, gigId: string, items: MilestonePlanItem[]) {
+export async function proposePlan(deps: Deps, me: UserRow, gigId: string, items: MilestonePlanItem[], screenFrom?: number) {
   const gig = await loadGig(deps, gigId);
   requireParties(gig, me);
   const milestones = await loadMilestones(deps, gig);
   const fromNumber = firstUnfunded(milestones);
+  // The proposer's screen numbered the plan from another milestone: one was funded since it was read.
+  if (screenFrom !== undefined && screenFrom !== fromNumber) {
+    throw conflict(`Milestone ${Math.min(screenFrom, fromNumber)} was funded since you opened the plan: funded milestones never change. Please reload and try again.`, "milestone_funded");
+  }
   const payment = checkPlan(milestones, fromNumber, items);
   const id = crypto.randomUUID();
   const plan = items.map((m) => ({ title: m.title, amount: m.amount, days: m.days ?? null }));

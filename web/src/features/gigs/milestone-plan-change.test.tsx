@@ -101,11 +101,13 @@ describe("changing the milestones", () => {
 
     expect(await findToast("Change Proposed")).toBeInTheDocument();
     expect(await findToast("The new milestones apply once the worker accepts them.")).toBeInTheDocument();
+    // The screen's numbering goes with it, so a milestone funded meanwhile makes the server refuse the proposal.
     expect(api.callsTo("POST", "/api/gigs/gig-1/milestone-proposals")[0]!.body).toEqual({
       milestones: [
         { title: "Build", amount: 6_000, days: 5 },
         { title: "Training", amount: 1_000, days: 2 },
       ],
+      fromNumber: 2,
     });
     expect(screen.queryByRole("form", { name: "Change milestones" })).not.toBeInTheDocument();
   });

@@ -229,7 +229,8 @@ function ChangeForm({ gig, otherParty, onClose }: { gig: Gig; otherParty: string
   });
   const [errors, setErrors] = useState<Record<string, RowErrors>>({});
   const [planError, setPlanError] = useState<string | null>(null);
-  const propose = useGigMutation((items: MilestonePlanItem[]) => gigApi.proposeMilestones(gig.id, items));
+  // The screen's numbering goes with the proposal: a milestone funded since it was read makes the server refuse it.
+  const propose = useGigMutation((items: MilestonePlanItem[]) => gigApi.proposeMilestones(gig.id, items, fromNumber));
 
   const count = kept.length + rows.length;
   const total = planTotal(kept) + rows.reduce((sum, r) => sum + (Number.isSafeInteger(Number(r.amount)) ? Number(r.amount) : 0), 0);
