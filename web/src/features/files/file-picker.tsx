@@ -69,6 +69,9 @@ export function FilePicker({ value, onChange, onUploadingChange, disabled, label
           type="file"
           multiple
           className="sr-only"
+          // The button beside it is the control people use; the input itself stays out of the tab order.
+          tabIndex={-1}
+          aria-label={label}
           onChange={onPick}
           disabled={disabled || uploading || full}
           aria-describedby={`${id}-hint`}

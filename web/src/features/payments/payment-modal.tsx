@@ -146,7 +146,10 @@ export function PaymentModal({
     if (!next && state === "waiting") {
       toast({
         title: "Payment Required",
-        description: `Pay ${formatSats(payment.totalCharge)} to fund the escrow for this gig: Pay Invoice in its details, under Active.`,
+        description:
+          payment.milestone !== undefined && payment.milestone > 1
+            ? `Pay ${formatSats(payment.totalCharge)} to fund milestone ${payment.milestone}: Pay milestone ${payment.milestone} in the gig's details, under Active.`
+            : `Pay ${formatSats(payment.totalCharge)} to fund the escrow for this gig: Pay Invoice in its details, under Active.`,
       });
     }
     onOpenChange(next);
