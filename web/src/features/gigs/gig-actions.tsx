@@ -146,12 +146,17 @@ export function GigActions({ gig }: { gig: Gig }) {
   const claimEnabled = mine?.status === "approved" && mine.claimEnabled;
 
   // The review step opens by itself right after the worker submits or the hirer approves.
-  const [reviewPrompt, setReviewPrompt] = useState<ReviewPrompt | null>(null);
+  const [reviewPrompt, setReviewPromptNow] = useState<ReviewPrompt | null>(null);
+  // A gig paid in milestones asks for a review once, at its last milestone, not after every step.
+  const lastStep = gig.milestoneCount <= 1 || gig.currentMilestone >= gig.milestoneCount;
+  const setReviewPrompt = (prompt: ReviewPrompt) => {
+    if (lastStep) setReviewPromptNow(prompt);
+  };
   const [reviewDone, setReviewDone] = useState(false);
   // Right after the action the step sits under it; otherwise it waits below the other actions.
   const reviewPanel = p.can("review") && !reviewDone && (
     <Suspense fallback={null}>
-      <GigReviewPanel gig={gig} prompt={reviewPrompt} onPromptClosed={() => setReviewPrompt(null)} onFinished={() => setReviewDone(true)} />
+      <GigReviewPanel gig={gig} prompt={reviewPrompt} onPromptClosed={() => setReviewPromptNow(null)} onFinished={() => setReviewDone(true)} />
     </Suspense>
   );
   const reviewingDelivery = p.can("approve") || p.can("request_revision") || p.can("dispute");
