@@ -55,6 +55,8 @@ SELECT
 	CASE WHEN `escrow_status` IN ('released', 'refunded') THEN COALESCE(`completed_at`, `cancelled_at`) END,
 	CASE
 		WHEN `escrow_status` = 'released' AND `resolution` IN ('pay_worker', 'split') THEN `resolution`
+		-- Released by the hirer's silence: the gig kept no resolution, only its event.
+		WHEN `escrow_status` = 'released' AND EXISTS (SELECT 1 FROM `gig_events` e WHERE e.`gig_id` = `gigs`.`id` AND e.`type` = 'auto_released') THEN 'auto_released'
 		WHEN `escrow_status` = 'released' THEN 'approved'
 		WHEN `escrow_status` = 'refunded' AND `resolution` = 'refund_hirer' THEN 'refund_hirer'
 		WHEN `escrow_status` = 'refunded' THEN 'cancelled'

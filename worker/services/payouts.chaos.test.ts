@@ -1,6 +1,7 @@
 // "Never paid twice" through NWC, in Node: the payout machine (services/payouts.ts, the rule in
-// domain/payout-rule.ts) on a real D1 (wrangler's platform proxy), through generated sequences of payouts,
-// cron ticks, admin and payee retries, address changes, restarts and late outcomes, against
+// domain/payout-rule.ts) on a real D1 (wrangler's platform proxy), through generated sequences of payouts (some
+// of them a milestone plan's, settled one by one), cron ticks, admin and payee retries, address changes,
+// restarts and late outcomes, against
 // @getalby/sdk's wallet service behind a relay proxy that drops sockets, swallows answers and refuses
 // (worker/test/chaos-nwc.ts). The same property runs against the fake LNbits inside workerd
 // (payouts.property.test.ts). Seeded: a failure prints its seed; replay with CHAOS_SEED=<seed>.

@@ -1,5 +1,6 @@
 // "Never paid twice" through LNbits, inside workerd: the payout machine (services/payouts.ts, the rule in
-// domain/payout-rule.ts) on the Worker's own D1, through generated sequences of payouts, cron ticks, admin
+// domain/payout-rule.ts) on the Worker's own D1, through generated sequences of payouts (some of them a
+// milestone plan's, its milestones released, refunded, split or cancelled one by one), cron ticks, admin
 // and payee retries, address changes, restarts and late outcomes, against the fake LNbits answering as
 // LNbits' source does, with time-outs before and after the request, 520s, 400s and 500s while the payment
 // goes through or not, late outcomes, look-ups that lie once and fees over the cap (worker/test/chaos-lnbits.ts).
@@ -27,6 +28,7 @@ describe("never paid twice, whatever the wallet does: LNbits", () => {
     reportChaos("lnbits", counts);
     expect(counts.sequences).toBe(runs);
     expect(counts.faults).toBeGreaterThan(0);
+    expect(counts.milestonePayouts, "some payouts were a milestone plan's").toBeGreaterThan(0);
   }, 3_600_000);
 
   it("has teeth: with an unclear answer (LNbits' 520, a time-out after the request) read as failed, it finds money paid twice", async () => {

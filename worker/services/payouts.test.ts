@@ -2,7 +2,7 @@
 // retried; LNURL providers that lie get nothing.
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { call, payWithDevWallet, postGig, signUp, submittedJob } from "../test/factories";
+import { approveInterest, call, payWithDevWallet, postGig, signUp, submittedJob } from "../test/factories";
 import { cancelGig } from "./gig-actions";
 import { findUserById } from "./users";
 import { expectLedgerBalanced, payoutsOf, receivedBy } from "../test/money";
@@ -16,6 +16,7 @@ import type { LightningBackend } from "../lightning/backend";
 import { decodeInvoice } from "../lightning/invoice";
 import { statement } from "../db/test-statements";
 import { adminSignIn, asAdmin } from "../test/admin";
+import { payoutFeeCap, splitPayouts, workerPayout } from "../../domain/fees";
 
 /** A job approved with payouts not attempted yet: the payout row exists, pending. */
 async function approvedWithPendingPayout() {
@@ -285,6 +286,47 @@ describe("routing fees are bounded by what the gig earned", () => {
     expect(health.payouts.filter((p) => jobs.some((j) => j.payoutId === p.id)).map((p) => p.problem).sort()).toEqual(["fee_over_cap", "paid_over_cap", "paid_over_cap"]);
     // The admin may still pay it.
     expect((await retryPayoutAsAdmin(deps, jobs[2]!.payoutId)).status).toBe("succeeded");
+    await expectLedgerBalanced();
+  });
+});
+
+describe("a milestone's payouts are capped by what that milestone earned", () => {
+  it("approved: up to twice its own fee; split: each part up to its own fee, not the whole gig's", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const hirer = await signUp({ lightningAddress: `hirer${tag}@wallet.test` });
+    const worker = await signUp({ lightningAddress: `worker${tag}@wallet.test` });
+    // Two small milestones: on 100 sats the platform earns 2 × 3 sats, on the whole 200-sat gig 2 × 5.
+    const { gig, paymentRequest } = await postGig(hirer, { payment: 200, milestones: [{ title: "Sketch", amount: 100 }, { title: "Final", amount: 100 }] });
+    const gigId = gig.id as string;
+    const step = async (path: string, who: { token: string }, json?: unknown) => {
+      const r = await call(`/api/gigs/${gigId}/${path}`, who.token, "POST", json);
+      if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.body;
+    };
+    expect((await payWithDevWallet(paymentRequest!)).status).toBe(200);
+    await approveInterest(gigId, hirer, worker);
+    await step("claim", worker);
+    await step("milestones/1/start-work", worker);
+    await step("milestones/1/submit", worker, { workSubmission: "The sketch." });
+    await step("milestones/1/approve", hirer);
+
+    const funding = await step("milestones/2/fund", hirer);
+    expect((await payWithDevWallet(funding.paymentRequest)).status).toBe(200);
+    await step("milestones/2/start-work", worker);
+    await step("milestones/2/submit", worker, { workSubmission: "The final file." });
+    await step("milestones/2/dispute", hirer, { reason: "Only half of it is final." });
+    const admin = await adminSignIn();
+    expect((await asAdmin(admin, `/api/admin/disputes/${gigId}/resolve`, "POST", { resolution: "split", workerSharePercent: 50 })).status).toBe(200);
+
+    const split = splitPayouts(100, 50);
+    const rows = (await payoutsOf(gigId)).map((p) => [p.milestone, p.purpose, p.amount, p.status, p.fee_cap]).sort((a, b) => a[0] - b[0] || String(a[1]).localeCompare(String(b[1])));
+    expect(rows).toEqual([
+      [1, "worker_payout", workerPayout(100), "succeeded", payoutFeeCap(workerPayout(100), 100, "worker")],
+      [2, "hirer_refund", split.hirer, "succeeded", payoutFeeCap(split.hirer, 100, "split")],
+      [2, "worker_payout", split.worker, "succeeded", payoutFeeCap(split.worker, 100, "split")],
+    ]);
+    // In sats: 6 (not the whole gig's 10), and 3 for each part of the split (not 5, nor 6 as an approval, nor 4 as a refund).
+    expect(rows.map((r) => r[4])).toEqual([6, 3, 3]);
     await expectLedgerBalanced();
   });
 });
