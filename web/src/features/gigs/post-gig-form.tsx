@@ -22,6 +22,7 @@ import { useAuth } from "../auth/auth-context";
 import { mainTabHref } from "../layout/main-tab";
 import { useSettingsDialog } from "../profile/settings-context";
 import { gigApi, useGigMutation } from "./gig-api";
+import { paymentOfAnswer } from "../payments/payment-types";
 import { useGigDialogs } from "./gig-dialogs-context";
 import { isLightningAddressRequired, useLightningAddressRequired } from "./lightning-address-required";
 import {
@@ -196,15 +197,14 @@ export function PostGigForm() {
       lightningAddressRequired();
       return;
     }
-    // With a plan, the invoice is milestone 1's: the dialog shows its amount and fee, not the whole plan's.
-    const invoiced = form.milestones?.[0]?.amount;
     post.mutate(form, {
       onSuccess: (answer) => {
         setDraft(emptyDraft());
         setTouched({});
         setStep("edit");
         if (answer.gig.gigType === "job_request" && answer.paymentRequest) {
-          openPayment({ gigId: answer.gig.id, paymentRequest: answer.paymentRequest, payment: invoiced ?? answer.gig.payment, totalCharge: answer.totalCharge });
+          // With a plan, the invoice is milestone 1's: the dialog names it and shows its amount and fee, not the whole plan's.
+          openPayment(paymentOfAnswer({ ...answer, paymentRequest: answer.paymentRequest }));
         } else {
           toast({ title: "Gig Posted", description: "Your service offering is live. Hirers can now find it on Browse." });
         }

@@ -210,7 +210,16 @@ describe("Post New Gig", () => {
     it("previews the plan and what a job request pays now, posts it, and the payment dialog asks for milestone 1 and its fee", async () => {
       const gig = makeGig({ id: "plan-gig-0001", title: "Bakery website", status: "pending_payment", escrowStatus: "pending", payment: 60_000, milestoneCount: 3 });
       const { api, user } = renderPost({
-        "POST /api/gigs": () => new Response(JSON.stringify({ gig, paymentRequest: "lnbcrt205000n1pdevinvoice", totalCharge: 20_500 }), { status: 201 }),
+        "POST /api/gigs": () =>
+          new Response(
+            JSON.stringify({
+              gig,
+              paymentRequest: "lnbcrt205000n1pdevinvoice",
+              totalCharge: 20_500,
+              invoicedMilestone: { number: 1, count: 3, title: "Design", amount: 20_000 },
+            }),
+            { status: 201 },
+          ),
         "GET /api/gigs/plan-gig-0001": () => gig,
       });
       await fillValidForm(user);
@@ -242,6 +251,7 @@ describe("Post New Gig", () => {
       expect(within(modal).getByText("Amount").nextElementSibling).toHaveTextContent("20,000 sats");
       expect(within(modal).getByText("Fee (2.5%)").nextElementSibling).toHaveTextContent("500 sats");
       expect(within(modal).queryByText(/61,500|60,000/)).not.toBeInTheDocument();
+      expect(within(modal).getByText("Milestone 1 of 3: Design")).toBeInTheDocument();
       expect(api.callsTo("POST", "/api/gigs")[0]!.body).toEqual({
         gigType: "job_request",
         title: "Bakery website",
