@@ -118,7 +118,7 @@ describe("a job in three milestones, from posting to completion (issue 28)", () 
     await nextStep(hd).getByRole("button", { name: "Fund milestone 2" }).waitFor();
     await shot(hp, "01-hirer-fund-milestone-2");
     const wd = await openDetails(wp, gigId, title);
-    await nextStep(wd).getByText("Waiting for the hirer to fund milestone 2.").waitFor();
+    await wd.getByText("Waiting for the hirer to fund milestone 2.").waitFor();
     await shot(wp, "02-worker-waiting-for-funding");
 
     // --- Milestone 2: funded from its step, delivered, sent back for a revision, delivered again, disputed.
