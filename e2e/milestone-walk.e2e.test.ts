@@ -177,8 +177,9 @@ describe("a job in three milestones, from posting to completion (issue 28)", () 
     const money = await apiJson<{ ledger: { ok: boolean; problems: string[] } }>(baseUrl, "GET", "/api/admin/money", { headers: { "x-admin-token": admin } });
     expect(money.ledger.problems).toEqual([]);
     const split = splitPayouts(3_000, 50);
-    const events = await apiJson<{ type: string; data: Record<string, unknown> }[]>(baseUrl, "GET", `/api/gigs/${gigId}/events`, { sessionToken: hirer.sessionToken });
-    expect(events.filter((e) => e.type === "dispute_resolved").map((e) => e.data.payouts)).toEqual([{ worker: split.worker, hirer: split.hirer }]);
+    // The history names the milestone settled and what each party got (an event's data is spread into it).
+    const events = await apiJson<{ type: string; milestone?: number; payouts?: unknown }[]>(baseUrl, "GET", `/api/gigs/${gigId}/events`, { sessionToken: hirer.sessionToken });
+    expect(events.filter((e) => e.type === "dispute_resolved").map((e) => [e.milestone, e.payouts])).toEqual([[2, { worker: split.worker, hirer: split.hirer }]]);
     // Every payout reached its Lightning address, each told as it was sent: three to the worker, one to the hirer.
     for (const [who, amount] of [
       [worker, workerPayout(2_000)],
