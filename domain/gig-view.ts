@@ -45,6 +45,11 @@ export interface GigView {
   currentMilestone: number;
   /** 1 for a gig without a plan (one implicit milestone), 2 to 10 with one. */
   milestoneCount: number;
+  /**
+   * Sats held in the gig's escrow now (every funded milestone not yet settled): on the details, and on the
+   * lists of the member's own gigs (`participant=me`); not on public lists.
+   */
+  escrowHeld?: number;
   poster: GigPosterView;
 }
 

@@ -53,7 +53,10 @@ export function posterOf(row: GigViewJoinedRow): PosterRow {
 }
 
 
-export function gigView(gig: GigViewRow, poster: PosterRow, viewer: { userId: string | null; isAdmin: boolean }): GigView {
+/** Sats held in a gig's escrow (every funded milestone's total charge), as SQL over its milestones. */
+export const ESCROW_HELD_SQL = sql`(SELECT COALESCE(SUM(m.amount + (m.amount * 250 + 9999) / 10000), 0) FROM ${gigMilestones} m WHERE m.gig_id = ${gigs.id} AND m.escrow = 'funded')`;
+
+export function gigView(gig: GigViewRow & { escrowHeld?: number }, poster: PosterRow, viewer: { userId: string | null; isAdmin: boolean }): GigView {
   const privileged = viewer.isAdmin || isParty(gig, viewer.userId);
   return {
     id: gig.id,
@@ -82,6 +85,7 @@ export function gigView(gig: GigViewRow, poster: PosterRow, viewer: { userId: st
     resolution: gig.resolution,
     currentMilestone: gig.currentMilestone,
     milestoneCount: gig.milestoneCount,
+    ...(gig.escrowHeld !== undefined ? { escrowHeld: gig.escrowHeld } : {}),
     poster: {
       id: poster.id,
       username: poster.username,
@@ -158,7 +162,8 @@ export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: View
   }
   const view = gigView(row, posterOf(row), viewer);
   const { milestones, milestoneProposal } = await milestonesOf(deps, view, viewer);
-  return { ...view, paymentRequest, milestones, milestoneProposal };
+  const escrowHeld = milestones.filter((m) => m.escrow === "funded").reduce((sum, m) => sum + m.totalCharge, 0);
+  return { ...view, escrowHeld, paymentRequest, milestones, milestoneProposal };
 }
 
 /**

@@ -10,7 +10,7 @@ import { AtomicChange, ALWAYS, where } from "../db/atomic";
 import { gigs, users } from "../db/schema";
 import { badRequest } from "../errors";
 import { addGigEvent } from "./gig-events";
-import { getGig, GIG_VIEW_COLUMNS, gigView, posterOf, REMOVED_BY_ADMIN, type GigView, type GigViewJoinedRow, type Viewer } from "./gig-views";
+import { ESCROW_HELD_SQL, getGig, GIG_VIEW_COLUMNS, gigView, posterOf, REMOVED_BY_ADMIN, type GigView, type GigViewJoinedRow, type Viewer } from "./gig-views";
 import { recordInvoice, requestFundingInvoice, watchInvoice, type FundingInvoice } from "./escrow";
 import type { Deps } from "./deps";
 import type { PostedGig } from "../../domain/gig-view";
@@ -186,7 +186,8 @@ function buildPageQuery(shape: PageShape, values: PageValues): { sql: string; pa
   }
   if (cursor) conditions.push(sql`(${gigs.createdAt}, ${gigs.id}) < (${$("cursorCreatedAt")}, ${$("cursorId")})`);
   return queryBuilder
-    .select(GIG_VIEW_COLUMNS)
+    // A member's own gigs say what their escrow holds now (the Active tab's "In Escrow"); public pages need not.
+    .select(shape.participant ? { ...GIG_VIEW_COLUMNS, escrowHeld: ESCROW_HELD_SQL.as("escrowHeld") } : GIG_VIEW_COLUMNS)
     .from(gigs)
     .innerJoin(users, eq(users.id, gigs.posterId))
     .where(conditions.length ? and(...conditions) : undefined)

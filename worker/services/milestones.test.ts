@@ -798,3 +798,20 @@ describe("milestone days", () => {
     await expectLedgerBalanced();
   });
 });
+
+describe("what a plan's escrow holds", () => {
+  it("is told on the details and on the member's own list: every funded milestone's total charge, none of the unfunded", async () => {
+    const job = await plannedJob();
+    await fund(job, 2);
+    const held = 10_250 + 20_500;
+    expect((await gigOf(job)).escrowHeld).toBe(held);
+    const mine = ok(await call("/api/gigs?participant=me", job.hirer.token), "my gigs") as unknown as Json[];
+    expect(mine.find((g) => g.id === job.gigId)).toMatchObject({ escrowHeld: held });
+    // A public list does not say it.
+    const open = ok(await call("/api/gigs?limit=100"), "browse") as unknown as Json[];
+    expect(open.every((g) => !("escrowHeld" in g))).toBe(true);
+    await deliver(job, 1);
+    await approve(job, 1);
+    expect((await gigOf(job)).escrowHeld).toBe(20_500);
+  });
+});

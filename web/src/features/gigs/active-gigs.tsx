@@ -37,7 +37,8 @@ export interface ActiveStats {
 export function activeStats(gigs: Gig[], userId: string): ActiveStats {
   return {
     active: gigs.filter((g) => isActiveGig(g, userId)).length,
-    inEscrow: gigs.filter((g) => g.escrowStatus === "funded").reduce((sum, g) => sum + (g.totalCharge ?? g.payment), 0),
+    // What each gig's escrow holds now (every funded milestone of a plan); a gig answer without it, by its own status.
+    inEscrow: gigs.reduce((sum, g) => sum + (g.escrowHeld ?? (g.escrowStatus === "funded" ? (g.totalCharge ?? g.payment) : 0)), 0),
     completed: gigs.filter((g) => g.status === "completed").length,
   };
 }
