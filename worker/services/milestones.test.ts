@@ -808,7 +808,7 @@ describe("what a plan's escrow holds", () => {
     const mine = ok(await call("/api/gigs?participant=me", job.hirer.token), "my gigs") as unknown as Json[];
     expect(mine.find((g) => g.id === job.gigId)).toMatchObject({ escrowHeld: held });
     // A public list does not say it.
-    const open = ok(await call("/api/gigs?limit=100"), "browse") as unknown as Json[];
+    const open = ok(await call("/api/gigs?limit=100", undefined), "browse") as unknown as Json[];
     expect(open.every((g) => !("escrowHeld" in g))).toBe(true);
     await deliver(job, 1);
     await approve(job, 1);
