@@ -71,8 +71,8 @@ export const gigApi = {
   /** The hirer asks for a later milestone's invoice (issue 28). */
   fundMilestone: (id: string, milestone: number) => apiJson<MilestoneInvoice>("POST", gigPath(id, `milestones/${milestone}/fund`)),
   /** Either party proposes new milestones for every unfunded one; the other party answers. */
-  proposeMilestones: (id: string, milestones: MilestonePlanItem[]) =>
-    apiJson<Pick<MilestoneProposalView, "id" | "fromNumber" | "milestones" | "status">>("POST", gigPath(id, "milestone-proposals"), { milestones }),
+  proposeMilestones: (id: string, milestones: MilestonePlanItem[], fromNumber?: number) =>
+    apiJson<Pick<MilestoneProposalView, "id" | "fromNumber" | "milestones" | "status">>("POST", gigPath(id, "milestone-proposals"), { milestones, fromNumber }),
   answerMilestoneProposal: (id: string, proposalId: string, answer: MilestoneProposalAnswer) =>
     apiJson<unknown>("POST", gigPath(id, `milestone-proposals/${encodeURIComponent(proposalId)}/${answer}`)),
   sendInterest: (id: string, message: string) => apiJson<InterestMessage>("POST", gigPath(id, "pre-claim-messages"), { message }),
