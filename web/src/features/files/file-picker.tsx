@@ -69,9 +69,10 @@ export function FilePicker({ value, onChange, onUploadingChange, disabled, label
           type="file"
           multiple
           className="sr-only"
-          // The button beside it is the control people use; the input itself stays out of the tab order.
+          // The button beside it is the control people use: the input itself is out of the tab order and hidden
+          // from assistive tech (an unlabelled second control for the same thing).
           tabIndex={-1}
-          aria-label={label}
+          aria-hidden="true"
           onChange={onPick}
           disabled={disabled || uploading || full}
           aria-describedby={`${id}-hint`}
