@@ -107,7 +107,8 @@ describe("Post New Gig", () => {
     await user.click(screen.getByRole("button", { name: "Preview" }));
     await user.click(screen.getByRole("button", { name: "Post Gig" }));
     expect(await findToast("Gig Posted")).toBeInTheDocument();
-    expect(screen.getByTestId("location")).toHaveTextContent("/?tab=active");
+    // The toast shows in the same commit as the navigation or the one before it: wait for where the page goes.
+    await waitFor(() => expect(screen.getByTestId("location")).toHaveTextContent("/?tab=active"));
     expect(screen.queryByRole("dialog", { name: "Fund Escrow" })).not.toBeInTheDocument();
   });
 
