@@ -12,24 +12,14 @@ import { describe, expect, it } from "vitest";
 import { totalCharge } from "../../domain/fees";
 import { makeDeps } from "../composition";
 import { statement } from "../db/test-statements";
-import { api, approveInterest, call, payWithDevWallet, signUp, statusAndBody, type Json, type Member } from "../test/factories";
+import { api, call, payWithDevWallet, statusAndBody, type Json } from "../test/factories";
+import { approve, deliver, fund, fundInvoice, gigOf, ok, plannedJob, type Job } from "../test/milestones";
 import { expectLedgerBalanced, payoutsOf } from "../test/money";
 import { autoReleaseDue } from "./auto-release";
 
 const ROUNDS = 6;
 
-const PLAN = [
-  { title: "Wireframes", amount: 10_000 },
-  { title: "Design", amount: 20_000 },
-  { title: "Build", amount: 30_000 },
-];
-
 type Answer = { status: number; body: Json };
-
-function ok(r: Answer, what: string): Json {
-  if (r.status !== 200 && r.status !== 201) throw new Error(`${what} failed: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
 
 // ---- Holding a request at its commit -------------------------------------------------------------------
 
@@ -109,57 +99,13 @@ async function race<T>(free: number | null, ...racers: ((DB?: D1Database) => Pro
 
 // ---- Members, gigs and money -------------------------------------------------------------------------
 
-interface Job {
-  hirer: Member;
-  worker: Member;
-  gigId: string;
-}
-
-/** A three-milestone job request: milestone 1 paid, claimed by the worker, not started. */
-async function plannedJob(): Promise<Job> {
-  const tag = crypto.randomUUID().slice(0, 8);
-  const hirer = await signUp({ lightningAddress: `hirer${tag}@wallet.test`, displayName: "Hirer" });
-  const worker = await signUp({ lightningAddress: `worker${tag}@wallet.test`, displayName: "Worker" });
-  const posted = ok(
-    await call("/api/gigs", hirer.token, "POST", {
-      gigType: "job_request",
-      title: "Build a shop",
-      description: "An online shop that takes sats, in steps.",
-      category: "Development",
-      payment: 60_000,
-      timeframe: 14,
-      milestones: PLAN,
-    }),
-    "post",
-  );
-  ok(await payWithDevWallet(posted.paymentRequest), "pay milestone 1");
-  const gigId = posted.gig.id as string;
-  await approveInterest(gigId, hirer, worker);
-  ok(await call(`/api/gigs/${gigId}/claim`, worker.token, "POST"), "claim");
-  return { hirer, worker, gigId };
-}
-
-const fundInvoice = (job: Job, n: number, DB?: D1Database) => callOn(DB, `/api/gigs/${job.gigId}/milestones/${n}/fund`, job.hirer.token, "POST");
-
-async function fund(job: Job, n: number) {
-  const invoice = ok(await fundInvoice(job, n), `fund ${n}`);
-  expect(ok(await payWithDevWallet(invoice.paymentRequest), `pay ${n}`)).toMatchObject({ outcome: "funded" });
-}
-
-async function deliver(job: Job, n: number) {
-  ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/start-work`, job.worker.token, "POST"), `start ${n}`);
-  ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/submit`, job.worker.token, "POST", { workSubmission: `Milestone ${n} is done.` }), `submit ${n}`);
-}
-
 /** Milestone 1 approved and paid; the gig is claimed on milestone 2, unfunded. */
 async function onSecond(): Promise<Job> {
   const job = await plannedJob();
   await deliver(job, 1);
-  ok(await call(`/api/gigs/${job.gigId}/milestones/1/approve`, job.hirer.token, "POST"), "approve 1");
+  await approve(job, 1);
   return job;
 }
-
-const gigOf = async (job: Job) => ok(await call(`/api/gigs/${job.gigId}`, job.hirer.token), "get gig");
 
 /** Sats held in milestone `n`'s escrow account. */
 async function escrowOf(gigId: string, n: number) {

@@ -8,82 +8,10 @@ import worker from "../index";
 import { splitPayouts } from "../../domain/fees";
 import { adminSignIn, asAdmin } from "../test/admin";
 import { approveInterest, call, payWithDevWallet, signUp, type Json, type Member } from "../test/factories";
+import { approve, deliver, dispute, disputeSecond, fund, fundInvoice, gigOf, hirerAndWorker, ok, plannedJob, postPlanned, type Job } from "../test/milestones";
 import { expectLedgerBalanced, payoutsOf, receivedBy } from "../test/money";
 import { batch, statement } from "../db/test-statements";
 import { WAITING_FOR_FUNDING } from "./gig-actions";
-
-type Plan = { title: string; amount: number; days?: number }[];
-
-const PLAN: Plan = [
-  { title: "Wireframes", amount: 10_000 },
-  { title: "Design", amount: 20_000 },
-  { title: "Build", amount: 30_000 },
-];
-
-function ok(r: { status: number; body: Json }, what: string): Json {
-  if (r.status !== 200 && r.status !== 201) throw new Error(`${what} failed: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
-}
-
-interface Job {
-  hirer: Member;
-  worker: Member;
-  gigId: string;
-  hirerAddress: string;
-  workerAddress: string;
-}
-
-/** A job request with a plan as the hirer posts it: not yet paid. Checks what the post answers. */
-async function postPlanned(plan: Plan = PLAN) {
-  const tag = crypto.randomUUID().slice(0, 8);
-  const hirer = await signUp({ lightningAddress: `hirer${tag}@wallet.test`, displayName: "Hirer" });
-  const worker = await signUp({ lightningAddress: `worker${tag}@wallet.test`, displayName: "Worker" });
-  const posted = ok(
-    await call("/api/gigs", hirer.token, "POST", {
-      gigType: "job_request",
-      title: "Build a shop",
-      description: "An online shop that takes sats, in steps.",
-      category: "Development",
-      payment: plan.reduce((s, m) => s + m.amount, 0),
-      timeframe: 14,
-      milestones: plan,
-    }),
-    "post",
-  );
-  const job: Job = { hirer, worker, gigId: posted.gig.id as string, hirerAddress: `hirer${tag}@wallet.test`, workerAddress: `worker${tag}@wallet.test` };
-  return { job, posted };
-}
-
-/** Posted, milestone 1 paid, and claimed by the worker (not started). */
-async function plannedJob(plan: Plan = PLAN): Promise<Job> {
-  const { job, posted } = await postPlanned(plan);
-  ok(await payWithDevWallet(posted.paymentRequest), "pay milestone 1");
-  await approveInterest(job.gigId, job.hirer, job.worker);
-  ok(await call(`/api/gigs/${job.gigId}/claim`, job.worker.token, "POST"), "claim");
-  return job;
-}
-
-const fundInvoice = (job: Job, n: number) => call(`/api/gigs/${job.gigId}/milestones/${n}/fund`, job.hirer.token, "POST");
-
-/** The hirer funds milestone `n`: asks for its invoice and pays it with the dev wallet. */
-async function fund(job: Job, n: number) {
-  const invoice = ok(await fundInvoice(job, n), `fund milestone ${n}`);
-  expect(ok(await payWithDevWallet(invoice.paymentRequest), `pay milestone ${n}`)).toMatchObject({ outcome: "funded" });
-  return invoice;
-}
-
-/** The worker starts and submits milestone `n` (the current one). */
-async function deliver(job: Job, n: number) {
-  ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/start-work`, job.worker.token, "POST"), `start ${n}`);
-  ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/submit`, job.worker.token, "POST", { workSubmission: `Milestone ${n} is done.` }), `submit ${n}`);
-}
-
-const approve = async (job: Job, n: number) => ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/approve`, job.hirer.token, "POST"), `approve ${n}`);
-
-const dispute = async (job: Job, n: number) =>
-  ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/dispute`, job.hirer.token, "POST", { reason: "Half of the pages are missing." }), `dispute ${n}`);
-
-const gigOf = async (job: Job, as: Member = job.hirer) => ok(await call(`/api/gigs/${job.gigId}`, as.token), "get gig");
 
 /** Each milestone's step as the gig details show it. */
 const steps = async (job: Job) => ((await gigOf(job)).milestones as Json[]).map((m) => m.step);
@@ -231,9 +159,8 @@ describe("a three-milestone job from posting to completion", () => {
 
 describe("a service offering paid in milestones", () => {
   it("hiring invoices milestone 1 and its fee; the rest is funded and paid step by step", async () => {
-    const tag = crypto.randomUUID().slice(0, 8);
-    const worker = await signUp({ lightningAddress: `worker${tag}@wallet.test`, displayName: "Worker" });
-    const hirer = await signUp({ lightningAddress: `hirer${tag}@wallet.test`, displayName: "Hirer" });
+    const members = await hirerAndWorker();
+    const { hirer, worker } = members;
     const offer = ok(
       await call("/api/gigs", worker.token, "POST", {
         gigType: "service_offering",
@@ -250,7 +177,7 @@ describe("a service offering paid in milestones", () => {
       "post offer",
     );
     expect(offer).toMatchObject({ paymentRequest: null, gig: { status: "open", milestoneCount: 2 } });
-    const job: Job = { hirer, worker, gigId: offer.gig.id, hirerAddress: `hirer${tag}@wallet.test`, workerAddress: `worker${tag}@wallet.test` };
+    const job: Job = { ...members, gigId: offer.gig.id };
     await approveInterest(job.gigId, worker, hirer);
     const hire = ok(await call(`/api/gigs/${job.gigId}/claim`, hirer.token, "POST"), "hire");
     expect(hire).toMatchObject({ totalCharge: 3_075, gig: { status: "pending_payment", hirerId: hirer.id } });
@@ -373,12 +300,7 @@ describe("disputes per milestone", () => {
   /** Milestone 1 approved and paid, milestone 2 funded, delivered and disputed by the hirer; milestone 3 funded or not. */
   async function disputedSecond(fundThird: boolean) {
     const job = await plannedJob();
-    await deliver(job, 1);
-    await approve(job, 1);
-    await fund(job, 2);
-    if (fundThird) await fund(job, 3);
-    await deliver(job, 2);
-    await dispute(job, 2);
+    await disputeSecond(job, { fundThird });
     expect((await gigOf(job)).milestones[1]).toMatchObject({ step: "disputed", current: true });
     expect((await notificationsOf(job.worker, job.gigId)).find((n) => n.type === "disputed")?.message).toBe(
       'A dispute was raised on "Build a shop" (milestone 2 of 3, "Design"). An admin will review it.',
@@ -503,11 +425,7 @@ describe("disputes per milestone", () => {
       { title: "Half", amount: 5_000 },
       { title: "Other half", amount: 5_000 },
     ]);
-    await deliver(job, 1);
-    await approve(job, 1);
-    await fund(job, 2);
-    await deliver(job, 2);
-    await dispute(job, 2);
+    await disputeSecond(job);
     const admin = await adminSignIn();
     const res = await asAdmin(admin, `/api/admin/disputes/${job.gigId}/resolve`, "POST", { resolution: "pay_worker" });
     expect(res).toMatchObject({ status: 200, body: { status: "completed", milestone: 2, payouts: { worker: 4_875, hirer: 0 } } });

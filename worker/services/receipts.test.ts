@@ -3,61 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { adminSignIn, asAdmin } from "../test/admin";
-import { api, approveInterest, call, payWithDevWallet, signUp, submittedJob, type Member } from "../test/factories";
+import { api, call, submittedJob, type Member } from "../test/factories";
+import { approve, deliver, disputeSecond, fund, ok, plannedJob } from "../test/milestones";
 import { expectLedgerBalanced } from "../test/money";
 import { pdfTextLines } from "../test/pdf";
-
-type Plan = { title: string; amount: number }[];
-
-function ok(r: { status: number; body: unknown }, what: string) {
-  if (r.status !== 200 && r.status !== 201) throw new Error(`${what} failed: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body as Record<string, any>;
-}
-
-/** A job request with a plan, milestone 1 funded and claimed by a worker. */
-async function plannedJob(plan: Plan, title = "Build a shop") {
-  const tag = crypto.randomUUID().slice(0, 8);
-  const hirer = await signUp({ lightningAddress: `hirer${tag}@wallet.test`, displayName: "Hirer" });
-  const worker = await signUp({ lightningAddress: `worker${tag}@wallet.test`, displayName: "Worker" });
-  const posted = ok(
-    await call("/api/gigs", hirer.token, "POST", {
-      gigType: "job_request",
-      title,
-      description: "An online shop that takes sats, in steps.",
-      category: "Development",
-      payment: plan.reduce((s, m) => s + m.amount, 0),
-      timeframe: 14,
-      milestones: plan,
-    }),
-    "post",
-  );
-  ok(await payWithDevWallet(posted.paymentRequest), "pay milestone 1");
-  const gigId = posted.gig.id as string;
-  await approveInterest(gigId, hirer, worker);
-  ok(await call(`/api/gigs/${gigId}/claim`, worker.token, "POST"), "claim");
-  return { hirer, worker, gigId };
-}
-
-type Job = Awaited<ReturnType<typeof plannedJob>>;
-
-async function fund(job: Job, n: number) {
-  const invoice = ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/fund`, job.hirer.token, "POST"), `fund milestone ${n}`);
-  ok(await payWithDevWallet(invoice.paymentRequest), `pay milestone ${n}`);
-}
-
-/** The worker starts and submits milestone `n` (the current one). */
-async function deliver(job: Job, n: number) {
-  ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/start-work`, job.worker.token, "POST"), `start ${n}`);
-  ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/submit`, job.worker.token, "POST", { workSubmission: `Milestone ${n} is done.` }), `submit ${n}`);
-}
-
-async function approve(job: Job, n: number) {
-  ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/approve`, job.hirer.token, "POST"), `approve ${n}`);
-}
-
-async function dispute(job: Job, n: number) {
-  ok(await call(`/api/gigs/${job.gigId}/milestones/${n}/dispute`, job.hirer.token, "POST", { reason: "Half of the pages are missing." }), `dispute ${n}`);
-}
 
 async function receiptOf(gigId: string, member: Member) {
   const res = await api(`/api/gigs/${gigId}/receipt`, { token: member.token });
@@ -90,11 +39,7 @@ describe("the receipt of a gig with a plan", () => {
       { title: "Shop pages", amount: 3_000 },
       { title: "Checkout with Lightning", amount: 5_000 },
     ]);
-    await deliver(job, 1);
-    await approve(job, 1);
-    await fund(job, 2);
-    await deliver(job, 2);
-    await dispute(job, 2);
+    await disputeSecond(job);
     const admin = await adminSignIn();
     ok(await asAdmin(admin, `/api/admin/disputes/${job.gigId}/resolve`, "POST", { resolution: "split", workerSharePercent: 50 }), "split");
     await fund(job, 3);
@@ -142,12 +87,7 @@ describe("the receipt of a gig with a plan", () => {
       { title: "Checkout", amount: 4_000 },
       { title: "Launch", amount: 1_000 },
     ]);
-    await deliver(job, 1);
-    await approve(job, 1);
-    await fund(job, 2);
-    await fund(job, 3);
-    await deliver(job, 2);
-    await dispute(job, 2);
+    await disputeSecond(job, { fundThird: true });
     const admin = await adminSignIn();
     ok(await asAdmin(admin, `/api/admin/disputes/${job.gigId}/resolve`, "POST", { resolution: "refund_hirer", endGig: true }), "refund and end");
     // Milestone 1 was paid: the gig ended completed, with a receipt.

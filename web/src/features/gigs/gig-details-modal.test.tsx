@@ -6,8 +6,8 @@ import { describe, expect, it, vi } from "vitest";
 import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
-import { milestoneMoney, type MilestoneView } from "../../../../domain/milestones";
-import { makeGig, makeInterest } from "./gig-factories";
+import type { MilestoneView } from "../../../../domain/milestones";
+import { makeGig, makeInterest, makeMilestone, makePlanGig } from "./gig-factories";
 import { GigDialogsProvider } from "./gig-dialogs";
 import { useGigDialogs } from "./gig-dialogs-context";
 import type { Gig, InterestMessage } from "./types";
@@ -456,42 +456,12 @@ describe("a cancelled gig", () => {
 });
 
 describe("gig details of a gig paid in milestones", () => {
-  function milestone(number: number, over: Partial<MilestoneView> = {}): MilestoneView {
-    const amount = over.amount ?? 4_000;
-    return {
-      number,
-      title: `Step ${number}`,
-      amount,
-      days: null,
-      escrow: "unfunded",
-      step: "unfunded",
-      current: false,
-      ...milestoneMoney(amount),
-      fundedAt: null,
-      settledAt: null,
-      resolution: null,
-      paymentRequest: null,
-      ...over,
-    };
-  }
-
   /** Design (3,000, paid), Build (4,000) current in `status`, Launch (5,000) not funded. */
   const planJob = (status: Gig["status"], build: Partial<MilestoneView> = {}, over: Partial<Gig> = {}) =>
-    job({
-      status,
-      workerId: "worker",
-      payment: 12_000,
-      currentMilestone: 2,
-      milestoneCount: 3,
-      escrowStatus: build.escrow === "unfunded" ? "pending" : "funded",
-      milestones: [
-        milestone(1, { title: "Design", amount: 3_000, escrow: "released", step: "paid" }),
-        milestone(2, { title: "Build", amount: 4_000, escrow: "funded", step: "funded", current: true, ...build }),
-        milestone(3, { title: "Launch", amount: 5_000 }),
-      ],
-      milestoneProposal: null,
-      ...over,
-    });
+    makePlanGig({ status, currentMilestone: 2, escrowStatus: build.escrow === "unfunded" ? "pending" : "funded", ...over }, [
+      { escrow: "released", step: "paid", current: false },
+      { escrow: "funded", step: "funded", current: true, ...build },
+    ]);
   const nextStepOf = (dialog: HTMLElement) => within(dialog).getByRole("region", { name: "Next step" });
 
   it("shows the milestones as steps instead of the progress stepper, the current one highlighted", async () => {
@@ -507,7 +477,7 @@ describe("gig details of a gig paid in milestones", () => {
   });
 
   it("shows no milestones for a gig without a plan", async () => {
-    const { dialog } = await renderDetails(job({ status: "in_progress", workerId: "worker", milestones: [milestone(1, { current: true, escrow: "funded" })] }), "hirer");
+    const { dialog } = await renderDetails(job({ status: "in_progress", workerId: "worker", milestones: [makeMilestone(1, { current: true, escrow: "funded" })] }), "hirer");
     expect(within(dialog).queryByRole("list", { name: "Milestones" })).not.toBeInTheDocument();
     expect(within(dialog).getByRole("list", { name: "Progress" })).toBeInTheDocument();
     expect(within(dialog).queryByRole("button", { name: "Change milestones" })).not.toBeInTheDocument();
@@ -604,9 +574,9 @@ describe("gig details of a gig paid in milestones", () => {
   it("says cancelling refunds the funded milestones not yet started", async () => {
     const gig = planJob("claimed", {}, {
       milestones: [
-        milestone(1, { title: "Design", amount: 3_000, escrow: "released", step: "paid" }),
-        milestone(2, { title: "Build", amount: 4_000, escrow: "funded", step: "funded", current: true }),
-        milestone(3, { title: "Launch", amount: 5_000, escrow: "funded", step: "funded" }),
+        makeMilestone(1, { title: "Design", amount: 3_000, escrow: "released", step: "paid" }),
+        makeMilestone(2, { title: "Build", amount: 4_000, escrow: "funded", step: "funded", current: true }),
+        makeMilestone(3, { title: "Launch", amount: 5_000, escrow: "funded", step: "funded" }),
       ],
     });
     const { dialog, user } = await renderDetails(gig, "hirer");
@@ -621,9 +591,9 @@ describe("gig details of a gig paid in milestones", () => {
     await within(dialog).findByRole("button", { name: "Change milestones" });
     gig = planJob("in_progress", { step: "in_progress" }, {
       milestones: [
-        milestone(1, { title: "Design", amount: 3_000, escrow: "released", step: "paid" }),
-        milestone(2, { title: "Build", amount: 4_000, escrow: "funded", step: "in_progress", current: true }),
-        milestone(3, { title: "Launch", amount: 5_000, escrow: "funded", step: "funded" }),
+        makeMilestone(1, { title: "Design", amount: 3_000, escrow: "released", step: "paid" }),
+        makeMilestone(2, { title: "Build", amount: 4_000, escrow: "funded", step: "in_progress", current: true }),
+        makeMilestone(3, { title: "Launch", amount: 5_000, escrow: "funded", step: "funded" }),
       ],
     });
     await user.click(within(dialog).getByRole("button", { name: "Change milestones" }));

@@ -1,4 +1,5 @@
 // Test data for the gigs screens (used by the *.test.tsx files next to it).
+import { milestoneMoney, type MilestoneView } from "../../../../domain/milestones";
 import type { Gig, InterestMessage } from "./types";
 
 let counter = 0;
@@ -37,6 +38,57 @@ export function makeGig(overrides: Partial<Gig> = {}): Gig {
     poster: { id: "poster-1", username: "npub1posterxyz", displayName: "Paula Poster", profilePicture: null, completedGigs: 4, successRate: 75 },
     ...overrides,
   };
+}
+
+/** Milestone `number` of a plan as the gig's details show it: "Step <number>", 4,000 sats, not funded, unless told otherwise. */
+export function makeMilestone(number: number, overrides: Partial<MilestoneView> = {}): MilestoneView {
+  const amount = overrides.amount ?? 4_000;
+  return {
+    number,
+    title: `Step ${number}`,
+    amount,
+    days: null,
+    escrow: "unfunded",
+    step: "unfunded",
+    current: false,
+    ...milestoneMoney(amount),
+    fundedAt: null,
+    settledAt: null,
+    resolution: null,
+    paymentRequest: null,
+    ...overrides,
+  };
+}
+
+/** The plan of makePlanGig, in order. */
+const PLAN = [
+  { title: "Design", amount: 3_000 },
+  { title: "Build", amount: 4_000 },
+  { title: "Launch", amount: 5_000 },
+] as const;
+
+/**
+ * "gig-1", a job request paid in three milestones (Design 3,000 + Build 4,000 + Launch 5,000 = 12,000 sats) between
+ * "hirer" and "worker": milestone 1 funded, in progress and the current one; 2 and 3 not funded, no days.
+ * `milestones` changes them by place ({} leaves one as it is); `overrides.milestones` replaces them all.
+ */
+export function makePlanGig(overrides: Partial<Gig> = {}, milestones: readonly Partial<MilestoneView>[] = []): Gig {
+  return makeGig({
+    id: "gig-1",
+    title: "Shop website",
+    status: "in_progress",
+    posterId: "hirer",
+    hirerId: "hirer",
+    workerId: "worker",
+    payment: 12_000,
+    currentMilestone: 1,
+    milestoneCount: 3,
+    milestones: PLAN.map((m, i) =>
+      makeMilestone(i + 1, { ...m, ...(i === 0 && { escrow: "funded", step: "in_progress", current: true }), ...milestones[i] }),
+    ),
+    milestoneProposal: null,
+    ...overrides,
+  });
 }
 
 export function makeInterest(overrides: Partial<InterestMessage> = {}): InterestMessage {

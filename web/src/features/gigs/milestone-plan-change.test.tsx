@@ -1,53 +1,16 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { milestoneMoney, type MilestoneProposalView, type MilestoneView } from "../../../../domain/milestones";
+import type { MilestoneProposalView } from "../../../../domain/milestones";
 import { makeUser } from "../../test/factories";
 import { apiError, jsonResponse, mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
-import { makeGig } from "./gig-factories";
+import { makeMilestone, makePlanGig } from "./gig-factories";
 import { MilestonePlanChange } from "./milestone-plan-change";
 import type { Gig } from "./types";
 
-function milestone(number: number, over: Partial<MilestoneView> = {}): MilestoneView {
-  const amount = over.amount ?? 4_000;
-  return {
-    number,
-    title: `Step ${number}`,
-    amount,
-    days: null,
-    escrow: "unfunded",
-    step: "unfunded",
-    current: false,
-    ...milestoneMoney(amount),
-    fundedAt: null,
-    settledAt: null,
-    resolution: null,
-    paymentRequest: null,
-    ...over,
-  };
-}
-
-/** Design (funded, worked on), Build and Launch (not funded): 12,000 sats. */
-function planGig(over: Partial<Gig> = {}): Gig {
-  return makeGig({
-    id: "gig-1",
-    status: "in_progress",
-    posterId: "hirer",
-    hirerId: "hirer",
-    workerId: "worker",
-    payment: 12_000,
-    currentMilestone: 1,
-    milestoneCount: 3,
-    milestones: [
-      milestone(1, { title: "Design", amount: 3_000, escrow: "funded", step: "in_progress", current: true }),
-      milestone(2, { title: "Build", amount: 4_000, days: 5 }),
-      milestone(3, { title: "Launch", amount: 5_000 }),
-    ],
-    milestoneProposal: null,
-    ...over,
-  });
-}
+/** Design (funded, worked on), Build (5 days) and Launch (not funded): 12,000 sats. */
+const planGig = (over: Partial<Gig> = {}) => makePlanGig(over, [{}, { days: 5 }]);
 
 const proposal = (over: Partial<MilestoneProposalView> = {}): MilestoneProposalView => ({
   id: "prop-1",
@@ -129,7 +92,7 @@ describe("changing the milestones", () => {
   it("keeps at least two milestones in the plan and one to propose", async () => {
     const gig = planGig({
       milestoneCount: 2,
-      milestones: [milestone(1, { escrow: "funded", step: "in_progress", current: true }), milestone(2)],
+      milestones: [makeMilestone(1, { escrow: "funded", step: "in_progress", current: true }), makeMilestone(2)],
     });
     const { user } = renderChange(gig, "hirer");
     await user.click(screen.getByRole("button", { name: "Change milestones" }));
@@ -196,7 +159,7 @@ describe("changing the milestones", () => {
   it("is offered to nobody else, on no gig without a plan, and not once the gig has ended", () => {
     const cases: [Gig, string][] = [
       [planGig(), "stranger"],
-      [planGig({ milestoneCount: 1, milestones: [milestone(1, { current: true })] }), "hirer"],
+      [planGig({ milestoneCount: 1, milestones: [makeMilestone(1, { current: true })] }), "hirer"],
       [planGig({ status: "completed" }), "hirer"],
       [planGig({ status: "cancelled" }), "worker"],
       [planGig({ status: "open", workerId: null }), "hirer"],

@@ -8,10 +8,9 @@ import { useId, useState, type FormEvent } from "react";
 import { MAX_PAYMENT } from "../../../../domain/fees";
 import { amountInTermsOf } from "../../../../domain/gig-money";
 import { milestoneItemSchema } from "../../../../domain/gig-schemas";
-import { MAX_MILESTONES, MILESTONE_STEP_LABELS, MIN_MILESTONES, planTotal, type MilestonePlanItem, type MilestoneProposalView, type MilestoneView } from "../../../../domain/milestones";
+import { MILESTONE_STEP_LABELS, planTotal, type MilestonePlanItem, type MilestoneProposalView, type MilestoneView } from "../../../../domain/milestones";
 import { Button } from "../../components/ui/button";
-import { CheckIcon, PencilIcon, TrashIcon, XIcon } from "../../components/ui/icons";
-import { Input, Label, describedBy } from "../../components/ui/input";
+import { CheckIcon, PencilIcon, XIcon } from "../../components/ui/icons";
 import { useToast } from "../../components/ui/toast";
 import { errorText } from "../../lib/api";
 import { cn } from "../../lib/cn";
@@ -19,6 +18,7 @@ import { formatSats } from "../../lib/format";
 import { useAuth } from "../auth/auth-context";
 import { gigApi, useGigMutation, type MilestoneProposalAnswer } from "./gig-api";
 import { gigPermissions } from "./gig-roles";
+import { MilestoneRows, newMilestoneRow, type MilestoneRowDraft, type MilestoneRowErrors, type MilestoneRowField } from "./milestone-rows";
 import { hasEnded, hasPlan } from "./milestone-steps";
 import { gigKeys } from "./use-gigs";
 import type { Gig } from "./types";
@@ -141,16 +141,7 @@ function PlanList({ title, items, empty, muted }: { title: string; items: PlanLi
       ) : (
         <ol aria-label={`${title}: milestones`} className={cn("flex flex-col divide-y rounded-md border bg-white text-sm", muted ? "divide-stone-100 border-stone-200 text-stone-700" : "divide-sky-100 border-sky-300")}>
           {items.map((m) => (
-            <li key={m.number} className="flex items-start justify-between gap-3 px-2.5 py-1.5">
-              <span className="min-w-0 break-words">
-                <span className="text-stone-600">{m.number}. </span>
-                <span>{m.title}</span>
-              </span>
-              <span className="shrink-0 text-right">
-                <span className="font-medium">{formatSats(m.amount)}</span>
-                {m.days ? <span className="block text-xs text-stone-600">{m.days} {m.days === 1 ? "day" : "days"}</span> : null}
-              </span>
-            </li>
+            <PlanLineItem key={m.number} line={m} note={m.days ? `${m.days} ${m.days === 1 ? "day" : "days"}` : null} />
           ))}
         </ol>
       )}
@@ -158,34 +149,33 @@ function PlanList({ title, items, empty, muted }: { title: string; items: PlanLi
   );
 }
 
-// ---- Proposing a change ---------------------------------------------------------------------------------
-
-interface Row {
-  key: string;
-  title: string;
-  amount: string;
-  days: string;
+/** One milestone of a plan list: "2. Build", its amount, and a note under the amount (its days or its step). */
+function PlanLineItem({ line, note }: { line: PlanLine; note: string | null }) {
+  return (
+    <li className="flex items-start justify-between gap-3 px-2.5 py-1.5">
+      <span className="min-w-0 break-words">
+        <span className="text-stone-600">{line.number}. </span>
+        <span>{line.title}</span>
+      </span>
+      <span className="shrink-0 text-right">
+        <span className="font-medium">{formatSats(line.amount)}</span>
+        {note ? <span className="block text-xs text-stone-600">{note}</span> : null}
+      </span>
+    </li>
+  );
 }
 
-type RowErrors = Partial<Record<"title" | "amount" | "days", string>>;
-
-let rowKeys = 0;
-const rowOf = (m?: Pick<MilestoneView, "title" | "amount" | "days">): Row => ({
-  key: `row-${rowKeys++}`,
-  title: m?.title ?? "",
-  amount: m ? String(m.amount) : "",
-  days: m?.days ? String(m.days) : "",
-});
+// ---- Proposing a change ---------------------------------------------------------------------------------
 
 /** A row as the API takes it, or its errors (the shared rules and messages of milestoneItemSchema). */
-function parseRow(row: Row): { item: MilestonePlanItem } | { errors: RowErrors } {
+function parseRow(row: MilestoneRowDraft): { item: MilestonePlanItem } | { errors: MilestoneRowErrors } {
   const amount = row.amount.trim() === "" ? undefined : Number(row.amount);
   const days = row.days.trim() === "" ? null : Number(row.days);
   const parsed = milestoneItemSchema.safeParse({ title: row.title, amount, days });
   if (parsed.success) return { item: { title: parsed.data.title, amount: parsed.data.amount, days: parsed.data.days ?? null } };
-  const errors: RowErrors = {};
+  const errors: MilestoneRowErrors = {};
   for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as keyof RowErrors;
+    const field = issue.path[0] as MilestoneRowField;
     errors[field] ??= issue.message;
   }
   return { errors };
@@ -223,23 +213,19 @@ function ChangeForm({ gig, otherParty, onClose }: { gig: Gig; otherParty: string
   const fromNumber = firstChangeable(milestones);
   const kept = milestones.filter((m) => m.number < fromNumber);
   // With every milestone funded, the only change left is a later one: the form starts with an empty row for it.
-  const [rows, setRows] = useState<Row[]>(() => {
-    const changeable = milestones.filter((m) => m.number >= fromNumber).map(rowOf);
-    return changeable.length > 0 ? changeable : [rowOf()];
+  const [rows, setRows] = useState<MilestoneRowDraft[]>(() => {
+    const changeable = milestones.filter((m) => m.number >= fromNumber).map((m) => newMilestoneRow(m));
+    return changeable.length > 0 ? changeable : [newMilestoneRow()];
   });
-  const [errors, setErrors] = useState<Record<string, RowErrors>>({});
+  const [errors, setErrors] = useState<Record<string, MilestoneRowErrors>>({});
   const [planError, setPlanError] = useState<string | null>(null);
   // The screen's numbering goes with the proposal: a milestone funded since it was read makes the server refuse it.
   const propose = useGigMutation((items: MilestonePlanItem[]) => gigApi.proposeMilestones(gig.id, items, fromNumber));
 
-  const count = kept.length + rows.length;
-  const total = planTotal(kept) + rows.reduce((sum, r) => sum + (Number.isSafeInteger(Number(r.amount)) ? Number(r.amount) : 0), 0);
-  // At least one proposed milestone, and a plan of MIN to MAX milestones in all.
-  const canRemove = rows.length > 1 && count > MIN_MILESTONES;
-
-  const setField = (key: string, field: keyof RowErrors, value: string) => {
-    setRows((all) => all.map((r) => (r.key === key ? { ...r, [field]: value } : r)));
-    setErrors((all) => (all[key]?.[field] ? { ...all, [key]: { ...all[key], [field]: undefined } } : all));
+  // A field's error goes once the field is changed.
+  const changeRows = (next: MilestoneRowDraft[], changed?: { key: string; field: MilestoneRowField }) => {
+    setRows(next);
+    if (changed) setErrors((all) => (all[changed.key]?.[changed.field] ? { ...all, [changed.key]: { ...all[changed.key], [changed.field]: undefined } } : all));
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -272,96 +258,23 @@ function ChangeForm({ gig, otherParty, onClose }: { gig: Gig; otherParty: string
       </div>
 
       {kept.length > 0 && (
-        <ol aria-label="Funded milestones" className="flex flex-col divide-y divide-stone-100 rounded-md border border-stone-200 bg-stone-50 text-sm">
+        <ol aria-label="Funded milestones" className="flex flex-col divide-y divide-stone-100 rounded-md border border-stone-200 bg-stone-50 text-sm text-stone-700">
           {kept.map((m) => (
-            <li key={m.number} className="flex items-start justify-between gap-3 px-2.5 py-1.5 text-stone-700">
-              <span className="min-w-0 break-words">
-                <span className="text-stone-600">{m.number}. </span>
-                <span>{m.title}</span>
-              </span>
-              <span className="shrink-0 text-right">
-                <span className="font-medium">{formatSats(m.amount)}</span>
-                <span className="block text-xs text-stone-600">{MILESTONE_STEP_LABELS[m.step]}</span>
-              </span>
-            </li>
+            <PlanLineItem key={m.number} line={m} note={MILESTONE_STEP_LABELS[m.step]} />
           ))}
         </ol>
       )}
 
-      <ol aria-label="Milestones to change" className="flex flex-col gap-2">
-        {rows.map((row, index) => {
-          const n = fromNumber + index;
-          const rowId = `${id}-${row.key}`;
-          const e = errors[row.key] ?? {};
-          return (
-            <li key={row.key} className="flex flex-col gap-2 rounded-md border border-stone-200 p-2.5">
-              <div className="flex items-center justify-between gap-2">
-                <span className="text-sm font-semibold text-stone-800">Milestone {n}</span>
-                {canRemove && (
-                  <Button variant="ghost" size="icon" aria-label={`Remove milestone ${n}`} onClick={() => setRows((all) => all.filter((r) => r.key !== row.key))}>
-                    <TrashIcon />
-                  </Button>
-                )}
-              </div>
-              <div className="grid grid-cols-[minmax(0,1fr)_5.5rem] gap-x-2 gap-y-2 sm:grid-cols-[minmax(0,1fr)_8rem_5rem]">
-                <Field id={`${rowId}-title`} label="Title" error={e.title} className="col-span-2 sm:col-span-1">
-                  <Input
-                    id={`${rowId}-title`}
-                    aria-label={`Milestone ${n} title`}
-                    value={row.title}
-                    maxLength={100}
-                    onChange={(ev) => setField(row.key, "title", ev.target.value)}
-                    aria-invalid={!!e.title}
-                    aria-describedby={describedBy(`${rowId}-title`, undefined, e.title)}
-                  />
-                </Field>
-                <Field id={`${rowId}-amount`} label="Amount (sats)" error={e.amount}>
-                  <Input
-                    id={`${rowId}-amount`}
-                    aria-label={`Milestone ${n} amount (sats)`}
-                    type="number"
-                    inputMode="numeric"
-                    min={1}
-                    step={1}
-                    value={row.amount}
-                    onChange={(ev) => setField(row.key, "amount", ev.target.value)}
-                    aria-invalid={!!e.amount}
-                    aria-describedby={describedBy(`${rowId}-amount`, undefined, e.amount)}
-                  />
-                </Field>
-                <Field id={`${rowId}-days`} label="Days" error={e.days}>
-                  <Input
-                    id={`${rowId}-days`}
-                    aria-label={`Milestone ${n} days`}
-                    type="number"
-                    inputMode="numeric"
-                    min={1}
-                    max={30}
-                    step={1}
-                    placeholder="Optional"
-                    value={row.days}
-                    onChange={(ev) => setField(row.key, "days", ev.target.value)}
-                    aria-invalid={!!e.days}
-                    aria-describedby={describedBy(`${rowId}-days`, undefined, e.days)}
-                  />
-                </Field>
-              </div>
-            </li>
-          );
-        })}
-      </ol>
-
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <Button variant="outline" size="sm" disabled={count >= MAX_MILESTONES} onClick={() => setRows((all) => [...all, rowOf()])}>
-          <span aria-hidden="true" className="text-base leading-none">
-            +
-          </span>
-          Add milestone
-        </Button>
-        <p className="text-sm font-medium text-stone-800" aria-live="polite">
-          {count} milestones · {formatSats(total)}
-        </p>
-      </div>
+      <MilestoneRows
+        label="Milestones to change"
+        rows={rows}
+        onRowsChange={changeRows}
+        rowErrors={rows.map((row) => errors[row.key] ?? {})}
+        kept={kept}
+        heading={(n) => `Milestone ${n}`}
+        compact
+        titleMaxLength={100}
+      />
       {planError && <p className="text-xs font-medium text-red-600">{planError}</p>}
 
       <div className="flex justify-end gap-2">
@@ -373,21 +286,5 @@ function ChangeForm({ gig, otherParty, onClose }: { gig: Gig; otherParty: string
         </Button>
       </div>
     </form>
-  );
-}
-
-function Field({ id, label, error, className, children }: { id: string; label: string; error?: string; className?: string; children: React.ReactNode }) {
-  return (
-    <div className={cn("flex min-w-0 flex-col gap-1", className)}>
-      <Label htmlFor={id} className="text-xs text-stone-600">
-        {label}
-      </Label>
-      {children}
-      {error && (
-        <p id={`${id}-error`} className="text-xs font-medium text-red-600">
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

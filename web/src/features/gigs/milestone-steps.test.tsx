@@ -1,55 +1,16 @@
 import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { milestoneMoney, type MilestoneView } from "../../../../domain/milestones";
 import { makeUser } from "../../test/factories";
 import { apiError, mockApi } from "../../test/mock-api";
 import { findToast, renderWithApp } from "../../test/render";
-import { makeGig } from "./gig-factories";
+import { makeGig, makeMilestone, makePlanGig } from "./gig-factories";
 import { GigDialogsContext, type GigDialogsApi } from "./gig-dialogs-context";
 import { MilestoneSteps, nextToFund } from "./milestone-steps";
 import type { Gig } from "./types";
 
-function milestone(number: number, over: Partial<MilestoneView> = {}): MilestoneView {
-  const amount = over.amount ?? 4_000;
-  return {
-    number,
-    title: `Step ${number}`,
-    amount,
-    days: null,
-    escrow: "unfunded",
-    step: "unfunded",
-    current: false,
-    ...milestoneMoney(amount),
-    fundedAt: null,
-    settledAt: null,
-    resolution: null,
-    paymentRequest: null,
-    ...over,
-  };
-}
-
-/** A job of three milestones (3,000 + 4,000 + 5,000), milestone 1 worked on: funded, in progress. */
-function planGig(over: Partial<Gig> = {}, milestones?: MilestoneView[]): Gig {
-  return makeGig({
-    id: "gig-1",
-    title: "Shop website",
-    status: "in_progress",
-    posterId: "hirer",
-    hirerId: "hirer",
-    workerId: "worker",
-    payment: 12_000,
-    currentMilestone: 1,
-    milestoneCount: 3,
-    milestones: milestones ?? [
-      milestone(1, { title: "Design", amount: 3_000, days: 5, escrow: "funded", step: "in_progress", current: true }),
-      milestone(2, { title: "Build", amount: 4_000, days: 1 }),
-      milestone(3, { title: "Launch", amount: 5_000 }),
-    ],
-    milestoneProposal: null,
-    ...over,
-  });
-}
+/** A job of three milestones (3,000 + 4,000 + 5,000), milestone 1 worked on: funded, in progress. Design takes 5 days, Build 1. */
+const planGig = (over: Partial<Gig> = {}) => makePlanGig(over, [{ days: 5 }, { days: 1 }]);
 
 function renderSteps(gig: Gig, userId?: string) {
   const api = mockApi({
@@ -98,11 +59,15 @@ describe("milestone steps", () => {
   });
 
   it("shows each step's label, and a paid milestone as paid by the hirer", () => {
-    const gig = planGig({ status: "work_submitted", currentMilestone: 2 }, [
-      milestone(1, { amount: 3_000, escrow: "released", step: "paid" }),
-      milestone(2, { escrow: "funded", step: "submitted", current: true }),
-      milestone(3, { escrow: "unfunded", step: "awaiting_payment" }),
-    ]);
+    const gig = makePlanGig({
+      status: "work_submitted",
+      currentMilestone: 2,
+      milestones: [
+        makeMilestone(1, { amount: 3_000, escrow: "released", step: "paid" }),
+        makeMilestone(2, { escrow: "funded", step: "submitted", current: true }),
+        makeMilestone(3, { escrow: "unfunded", step: "awaiting_payment" }),
+      ],
+    });
     renderSteps(gig, "hirer");
     const [first, second, third] = steps();
     expect(first).toHaveTextContent("Paid");
@@ -113,7 +78,7 @@ describe("milestone steps", () => {
   });
 
   it("shows nothing for a gig without a plan", () => {
-    renderSteps(makeGig({ milestoneCount: 1, milestones: [milestone(1, { current: true, escrow: "funded", step: "funded" })] }), "poster-1");
+    renderSteps(makeGig({ milestoneCount: 1, milestones: [makeMilestone(1, { current: true, escrow: "funded", step: "funded" })] }), "poster-1");
     expect(screen.queryByRole("list", { name: "Milestones" })).not.toBeInTheDocument();
   });
 
@@ -137,11 +102,13 @@ describe("milestone steps", () => {
   });
 
   it("reopens a milestone's invoice the details already carry, without asking for another", async () => {
-    const gig = planGig({}, [
-      milestone(1, { amount: 3_000, escrow: "funded", step: "in_progress", current: true }),
-      milestone(2, { step: "awaiting_payment", paymentRequest: "lnbcrt-open-invoice" }),
-      milestone(3),
-    ]);
+    const gig = makePlanGig({
+      milestones: [
+        makeMilestone(1, { amount: 3_000, escrow: "funded", step: "in_progress", current: true }),
+        makeMilestone(2, { step: "awaiting_payment", paymentRequest: "lnbcrt-open-invoice" }),
+        makeMilestone(3),
+      ],
+    });
     const { api, dialogs, user } = renderSteps(gig, "hirer");
     await user.click(screen.getByRole("button", { name: "Pay milestone 2" }));
     expect(dialogs.openPayment).toHaveBeenCalledWith(expect.objectContaining({ paymentRequest: "lnbcrt-open-invoice", totalCharge: 4_100, milestone: 2 }));
@@ -162,16 +129,20 @@ describe("milestone steps", () => {
     expect(screen.queryByRole("button", { name: /Fund milestone/ })).not.toBeInTheDocument();
     expect(nextToFund(planGig({ status: "completed" }))).toBeUndefined();
     expect(nextToFund(planGig({ status: "cancelled" }))).toBeUndefined();
-    expect(nextToFund(planGig({ status: "pending_payment" }, [milestone(1), milestone(2), milestone(3)]))).toBeUndefined();
+    expect(nextToFund(makePlanGig({ status: "pending_payment", milestones: [makeMilestone(1), makeMilestone(2), makeMilestone(3)] }))).toBeUndefined();
     expect(nextToFund(planGig())?.number).toBe(2);
   });
 
   it("highlights no milestone of a gig that has ended", () => {
-    const gig = planGig({ status: "completed", currentMilestone: 3 }, [
-      milestone(1, { escrow: "released", step: "paid" }),
-      milestone(2, { escrow: "released", step: "paid" }),
-      milestone(3, { escrow: "released", step: "approved", current: true }),
-    ]);
+    const gig = makePlanGig({
+      status: "completed",
+      currentMilestone: 3,
+      milestones: [
+        makeMilestone(1, { escrow: "released", step: "paid" }),
+        makeMilestone(2, { escrow: "released", step: "paid" }),
+        makeMilestone(3, { escrow: "released", step: "approved", current: true }),
+      ],
+    });
     renderSteps(gig, "worker");
     expect(steps().map((li) => li.getAttribute("aria-current"))).toEqual([null, null, null]);
     expect(screen.queryByText("Milestone 3 of 3")).not.toBeInTheDocument();
