@@ -35,10 +35,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 const clientAddress = () => `10.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}.${1 + ((Math.random() * 254) | 0)}`;
 
-function request(agent, method, path, { body, token, address } = {}) {
+function request(agent, method, path, { body, token, address, accept = "application/json" } = {}) {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers = { accept: "application/json" };
+    const headers = { accept };
     if (payload !== undefined) {
       headers["content-type"] = "application/json";
       headers["content-length"] = Buffer.byteLength(payload);
@@ -76,13 +76,15 @@ async function json(agent, method, path, opts = {}, expect = [200, 201]) {
 /** Sign-in as a Nostr key: challenge, sign (kind 22242), verify. Answers the session token and the timings. */
 async function signIn(agent, secretKey) {
   const t0 = performance.now();
-  const challengeRes = await request(agent, "POST", "/api/auth/nostr/challenge", { address: clientAddress() });
+  // One person, one address, for both steps: each step is counted per address (worker/rate-limits.ts).
+  const address = clientAddress();
+  const challengeRes = await request(agent, "POST", "/api/auth/nostr/challenge", { address });
   if (challengeRes.status !== 200) return { ok: false, status: challengeRes.status, error: challengeRes.error ?? `challenge ${challengeRes.status}`, signMs: 0, t0 };
   const { challenge, challengeId } = JSON.parse(challengeRes.text);
   const s0 = performance.now();
   const event = finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", challenge], ["relay", base.origin]], content: "" }, secretKey);
   const signMs = performance.now() - s0;
-  const verifyRes = await request(agent, "POST", "/api/auth/nostr/verify", { body: { event, challengeId } });
+  const verifyRes = await request(agent, "POST", "/api/auth/nostr/verify", { body: { event, challengeId }, address });
   if (verifyRes.status !== 200) return { ok: false, status: verifyRes.status, error: verifyRes.error ?? `verify ${verifyRes.status}`, signMs, t0 };
   const parsed = JSON.parse(verifyRes.text);
   return { ok: true, status: 200, token: parsed.sessionToken, userId: parsed.user.id, signMs, t0, ended: verifyRes.ended };
@@ -102,7 +104,8 @@ function operationFor(target, agent) {
   let i = 0;
   return async () => {
     const path = target.paths[i++ % target.paths.length];
-    const r = await request(agent, "GET", path);
+    // A page asked for as a browser does (`accept: text/html`), an API read as the web app does.
+    const r = await request(agent, "GET", path, { accept: target.accept });
     return { ok: r.status === 200, error: r.status === 200 ? null : r.error ?? `HTTP ${r.status}`, clientMs: 0 };
   };
 }
@@ -359,12 +362,16 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
   const sender = await joinedSocket(gigId, hirer.tokens[0], () => {});
   const setupS = (performance.now() - setupStart) / 1000;
 
+  // When each message was sent, on the system's monotonic clock (ms): to line a slow one up with other
+  // recordings of the machine (e.g. `perf record -k CLOCK_MONOTONIC`).
+  const sentMonotonic = [];
   const sendOne = async (label) => {
     const text = `bench ${label} ${Math.random().toString(36).slice(2)}`;
     received.set(text, []);
     notified.set(text, []);
     const deadline = performance.now() + 5000;
     sentAt.set(text, performance.now());
+    sentMonotonic.push(Number(process.hrtime.bigint() / 1000n) / 1000);
     sender.send(JSON.stringify({ type: "chat_message", gigId, message: text }));
     while ((received.get(text).length < listenerCount || notified.get(text).length < tabs.length) && performance.now() < deadline) await sleep(2);
     return received.get(text);
@@ -372,11 +379,13 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
 
   const all = [];
   const lastSocket = [];
+  const firstSocket = [];
   let lost = 0;
   for (let m = 0; m < messages; m++) {
     const lat = await sendOne(`m${m}`);
     all.push(...lat);
     lastSocket.push(lat.length ? Math.max(...lat) : NaN);
+    firstSocket.push(lat.length ? Math.min(...lat) : NaN);
     lost += listenerCount - lat.length;
     // One sender stays under the room's per-socket limit (30 messages in 10 s, worker/rate-limits.ts).
     await sleep(SENDER_PACE_MS);
@@ -393,6 +402,10 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
     timeToLastSocketMs: summarize(lastSocket.filter(Number.isFinite)),
     // Send to last socket, message by message: shows whether a slow p99 is one message or many.
     lastSocketByMessageMs: lastSocket.map((x) => (Number.isFinite(x) ? round(x) : null)),
+    // Send to the first socket: a late first socket means the room started its broadcast late (the checks and the
+    // store, or a pause before them); a late last socket after an early first one, a slow broadcast.
+    firstSocketByMessageMs: firstSocket.map((x) => (Number.isFinite(x) ? round(x) : null)),
+    sentAtMonotonicMs: sentMonotonic.slice(0, messages),
   };
   // From the message's send (its notification is written in the same batch) to each of the worker's tabs.
   const toTabs = [...notified.values()].flat();

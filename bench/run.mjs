@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: the load and size benchmarks (DESIGN.md §10). Builds the web bundle and sizes its first
-// page; starts the app (wrangler dev, dev wallet) on a free port with a temporary state seeded with 1,000
+// page; sizes the Worker's script as deployed (a dry run) and what of it runs when an isolate starts; starts
+// the app (wrangler dev, dev wallet) on a free port with a temporary state seeded with 1,000
 // gigs, then with 100,000 gigs, and measures rows read per browse page, the API under load, chat fan-out and
 // payment detection. Under load it also measures an empty Worker under the same wrangler dev (the floor that
 // wrangler dev sets on this machine), and the chat and payment phases after the load get a freshly started
@@ -13,7 +14,7 @@
 // Knobs (environment): BENCH_SECONDS (10: length of each load phase), BENCH_SKIP_IDLE=1 (skip the chat
 // message after a quiet minute, saving ~45 s), BENCH_KEEP=1 (keep the temporary state directory),
 // BENCH_NICE (0: e.g. -10 runs the app and the clients ahead of other programs on a shared machine; needs root),
-// BENCH_ONLY (all: a comma list of the phases to run, of web, rows, load, chat, payment, profile, lighthouse; e.g. BENCH_ONLY=chat).
+// BENCH_ONLY (all: a comma list of the phases to run, of web, bundle, rows, load, chat, payment, profile, lighthouse; e.g. BENCH_ONLY=chat).
 // With BENCH_ONLY, the phases left out show as "not run" in the table (neither met nor missed) and are absent
 // from bench/results.json. chat and payment run on the 100,000-gig state when rows or load run too (as in a
 // full run), otherwise on the 1,000-gig state, which seeds in seconds (results.chatState says which); payment
@@ -29,8 +30,10 @@ import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { cursorAfter, generateSeed, writeSeedSql } from "./lib/seed.mjs";
 import { CHROMIUM, lighthousePages } from "./lib/lighthouse.mjs";
 import { profileWhile } from "./lib/profile.mjs";
-import { coreBusyMs, EMPTY_WORKER_PROBE, findTaskset, freePort, groupCpuMs, niced, pinned, runStep, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
+import { coreBusyMs, EMPTY_WORKER_PROBE, findTaskset, freePort, groupCpuMs, niced, pinned, runStep, runtimePid, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
+import { perfAvailable, sampleSqlite } from "./lib/sqlite-share.mjs";
 import { measureFirstPage } from "./lib/web-size.mjs";
+import { measureWorkerBundle } from "./lib/worker-bundle.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const budgets = JSON.parse(readFileSync(path.join(root, "bench", "budgets.json"), "utf8"));
@@ -41,7 +44,7 @@ const taskset = cores >= 2 ? findTaskset() : null;
 const SECONDS = Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 10) || 10, 2), 30);
 const SKIP_IDLE = process.env.BENCH_SKIP_IDLE === "1";
 const NICE = Math.min(Math.max(Math.trunc(Number(process.env.BENCH_NICE ?? 0)) || 0, -20), 19);
-const PHASES = ["web", "rows", "load", "chat", "payment", "profile", "lighthouse"];
+const PHASES = ["web", "bundle", "rows", "load", "chat", "payment", "profile", "lighthouse"];
 const ONLY = phasesOf(process.env.BENCH_ONLY);
 const runs = (phase) => ONLY.has(phase);
 const PAGE = 50;
@@ -68,6 +71,8 @@ const PAYMENT_JOBS = [
   },
 ];
 const t0 = performance.now();
+/** Why the local D1's SQLite share is not in the table, when it is not (no perf). */
+let sqliteNotMeasured = null;
 
 const log = (msg) => console.log(`[bench +${((performance.now() - t0) / 1000).toFixed(0).padStart(3)}s] ${msg}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -122,6 +127,15 @@ async function main() {
     runStep(nodeBin, [path.join(root, "bench", "lib", "build-web.mjs"), chunksFile], { cwd: root, env: process.env, label: "vite build" });
     results.web = measureFirstPage(path.join(root, "dist", "web"), JSON.parse(readFileSync(chunksFile, "utf8")));
     log(`first page: JS ${kb(results.web.js.gzipBytes)} KB gzipped in ${results.web.js.files.length} files, CSS ${kb(results.web.css.gzipBytes)} KB`);
+  }
+  // ---- The Worker's script, as deployed ------------------------------------------------------------
+  if (runs("bundle")) {
+    log("sizing the Worker's script (wrangler deploy --dry-run --env production, twice: minified, then unminified to see what runs at start)");
+    results.workerBundle = measureWorkerBundle({ root, nodeBin, dir: path.join(work, "worker-bundle") });
+    const wb = results.workerBundle;
+    log(`Worker script: ${kb(wb.rawBytes)} KB raw, ${kb(wb.gzipBytes)} KB gzipped; ${kb(wb.bytesAtStart)} KB of it runs when an isolate starts`);
+    log(`  by package: ${wb.packages.slice(0, 12).map((p) => `${p.name} ${kb(p.bytes)} KB`).join(", ")}`);
+    log(`  loaded only when asked for: ${wb.deferred.map((d) => `${d.name} ${d.modulesAtStart}/${d.modules} modules at start`).join(", ")}`);
   }
   const needsApp = ["rows", "load", "chat", "payment", "profile", "lighthouse"].some(runs);
   if (!runs("web") && needsApp && !existsSync(path.join(root, "dist", "web", "index.html"))) {
@@ -228,6 +242,14 @@ async function hundredThousand(results) {
 
 /** The API under load on the 100,000-gig app, through wrangler's proxy and straight to the Worker's runtime. */
 async function underLoad(results, app, seed) {
+  const perf = perfAvailable();
+  results.sqliteShare = perf.ok
+    ? { measuredWith: perf.version, note: "perf samples of the runtime process (the Worker, D1, Durable Objects) during each 50-connection run; SQLite's share of them (bench/lib/sqlite-share.mjs)" }
+    : { notMeasured: perf.reason };
+  if (!perf.ok) {
+    sqliteNotMeasured = `not measured, ${perf.reason}`;
+    log(`D1's SQLite share: ${sqliteNotMeasured}`);
+  }
   const cursor500 = cursorAfter(seed.openNewestFirst[499 * PAGE - 1]);
   const gigIds = seed.openNewestFirst.filter((_, i) => i % 97 === 0).slice(0, 500).map((g) => `/api/gigs/${g.id}`);
   const targets = [
@@ -239,6 +261,19 @@ async function underLoad(results, app, seed) {
   ];
   results.load = {};
   for (const t of targets) results.load[t.key] = await bothModes(app, t.label, t.target);
+
+  // A public page as a visitor's browser asks for it (HTML), beside the API read that holds the same data: the
+  // home page and the Browse screen's first page of 24 (web/src/features/gigs/browse-query.ts), a gig's page and
+  // GET /api/gigs/{id} (measured above). Whatever the Worker serves there (the app's shell today, a page rendered
+  // by the Worker once it renders them). 50 connections only: the ratio is of CPU per request.
+  const gigPages = gigIds.map((p) => p.replace("/api/gigs/", "/gig/"));
+  const pageTargets = [
+    { key: "browseScreenPage", label: "GET /api/gigs?status=open&limit=24 (the home page's data)", target: { kind: "get", paths: ["/api/gigs?status=open&limit=24"] } },
+    { key: "homePage", label: "GET / (HTML, visitor)", target: { kind: "get", paths: ["/"], accept: "text/html" } },
+    { key: "gigPage", label: "GET /gig/{id} (HTML, visitor)", target: { kind: "get", paths: gigPages, accept: "text/html" } },
+  ];
+  results.pages = {};
+  for (const t of pageTargets) results.pages[t.key] = await bothModes(app, t.label, t.target, { modes: ["closed"] });
 
   // An empty Worker under the same wrangler dev, pinning and priority: the floor under every figure above;
   // and straight to its runtime, skipping wrangler's proxy: the floor of the runtime alone.
@@ -287,13 +322,16 @@ async function underLoad(results, app, seed) {
  * (`settlePath` answering quickly again): `{ label, open, closed }`. `baseUrl` sends the load elsewhere than
  * the app's own URL (its runtime's port), the app's processes still being the ones measured.
  */
-async function bothModes(app, label, target, { settlePath, baseUrl } = {}) {
+async function bothModes(app, label, target, { settlePath, baseUrl, modes = ["open", "closed"], sqlite = !settlePath } = {}) {
   const out = { label };
   for (const [mode, extra] of [["open", { rate: 200 }], ["closed", { concurrency: 50 }]]) {
+    if (!modes.includes(mode)) continue;
     await settle(app, settlePath);
-    const r = await client(app, { kind: "http", mode, durationMs: SECONDS * 1000, target, ...extra, hardLimitMs: SECONDS * 1000 + 60_000, ...(baseUrl ? { baseUrl } : {}) });
+    // The closed-loop run gives the CPU per request; perf samples it for D1's SQLite share (not the empty Worker's).
+    const r = await client(app, { kind: "http", mode, durationMs: SECONDS * 1000, target, ...extra, hardLimitMs: SECONDS * 1000 + 60_000, ...(baseUrl ? { baseUrl } : {}) }, { sqlite: sqlite && mode === "closed" });
     out[mode] = r;
-    log(`${label} ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; app CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request, ${r.cpu?.appCpuPctOfCore}% of a core; others ${r.cpu?.othersPctOfMachine}% of the machine`);
+    const d1 = r.cpu?.sqlite ? `, of which D1's SQLite ${r.cpu.sqlite.msPerRequest} ms (${r.cpu.sqlite.pctOfApp}%)` : "";
+    log(`${label} ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; app CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request${d1}, ${r.cpu?.appCpuPctOfCore}% of a core; others ${r.cpu?.othersPctOfMachine}% of the machine`);
   }
   return out;
 }
@@ -318,7 +356,7 @@ async function profiles(results, stateDir, seed) {
     if (challenge.status !== 200) throw new Error(`challenge -> ${challenge.status}`);
     const { challenge: text, challengeId } = await challenge.json();
     const event = finalizeEvent({ kind: 22242, created_at: Math.floor(Date.now() / 1000), tags: [["challenge", text], ["relay", app.baseUrl]], content: "" }, keys[i % keys.length]);
-    const verify = await fetch(`${app.baseUrl}/api/auth/nostr/verify`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ event, challengeId }) });
+    const verify = await fetch(`${app.baseUrl}/api/auth/nostr/verify`, { method: "POST", headers: { "content-type": "application/json", "cf-connecting-ip": address }, body: JSON.stringify({ event, challengeId }) });
     if (verify.status !== 200) throw new Error(`verify -> ${verify.status} ${await verify.text()}`);
   };
   const jobs = [
@@ -562,12 +600,13 @@ async function settle(app, probePath = "/api/config") {
 }
 
 /** Runs bench/load.mjs (pinned to core 1) for one job; adds who used the CPU meanwhile. */
-async function client(app, job) {
+async function client(app, job, { sqlite = false } = {}) {
   const id = Math.random().toString(36).slice(2, 8);
   const jobFile = path.join(work, `job-${id}.json`);
   const resultFile = path.join(work, `result-${id}.json`);
   writeFileSync(jobFile, JSON.stringify({ baseUrl: app.baseUrl, ...job }));
   const [cmd, args] = niced(NICE, ...pinned(taskset, 1, nodeBin, [path.join(root, "bench", "load.mjs"), jobFile, resultFile]));
+  const sampler = sqlite ? sampleSqlite({ pid: runtimePid(app), file: path.join(work, `perf-${id}.data`), pin: taskset }) : null;
   const cores0 = coreBusyMs();
   const app0 = groupCpuMs(app.child.pid, app.port);
   const w0 = performance.now();
@@ -579,11 +618,12 @@ async function client(app, job) {
       resolve(c ?? s);
     });
   });
-  if (code !== 0 || !existsSync(resultFile)) throw new Error(`bench/load.mjs (${job.kind}) failed: ${code}`);
-  const result = JSON.parse(readFileSync(resultFile, "utf8"));
   const wallMs = performance.now() - w0;
   const cores1 = coreBusyMs();
   const app1 = groupCpuMs(app.child.pid, app.port);
+  const sampled = sampler ? await sampler.stop() : null;
+  if (code !== 0 || !existsSync(resultFile)) throw new Error(`bench/load.mjs (${job.kind}) failed: ${code}`);
+  const result = JSON.parse(readFileSync(resultFile, "utf8"));
   if (cores0 && cores1 && app0 && app1) {
     const busy = cores1.map((b, i) => b - cores0[i]);
     const appMs = app1.total - app0.total;
@@ -603,6 +643,12 @@ async function client(app, job) {
       const byRole = {};
       for (const [role, ms] of Object.entries(app1.byRole)) byRole[role] = round2((ms - (app0.byRole[role] ?? 0)) / answered);
       result.cpu.appCpuMsPerRequest = { total: round2(appMs / answered), byProcess: byRole };
+      // The local D1's SQLite work: its share of the runtime process's CPU samples (bench/lib/sqlite-share.mjs).
+      const runtimeMs = byRole["workerd (the Worker, D1, Durable Objects)"];
+      if (sampled && runtimeMs !== undefined) {
+        const ms = round2(sampled.sqliteShare * runtimeMs);
+        result.cpu.sqlite = { samples: sampled.samples, shareOfRuntime: pct(sampled.sqliteSamples, sampled.samples), msPerRequest: ms, pctOfApp: pct(ms, appMs / answered) };
+      }
     }
   }
   return result;
@@ -638,6 +684,27 @@ function table(r) {
     }
   }
 
+  const wb = r.workerBundle;
+  if (!wb) {
+    notRun("bundle", "Worker script (wrangler deploy --dry-run --env production), raw / gzipped", `≤ ${b.workerBundleRawKB} KB raw`);
+  } else {
+    add("Worker script (wrangler deploy --dry-run --env production), raw / gzipped", `${kb(wb.rawBytes)} KB / ${kb(wb.gzipBytes)} KB`, `≤ ${b.workerBundleRawKB} KB raw`, wb.rawBytes <= b.workerBundleRawKB * 1000);
+    const early = wb.deferred.filter((d) => d.modulesAtStart > 0);
+    const names = wb.deferred.map((d) => d.name).join(", ");
+    add(
+      `Worker script: ${names} when an isolate starts`,
+      early.length ? `run: ${early.map((d) => `${d.name} (${d.modulesAtStart} of ${d.modules} modules)`).join(", ")}` : `none run (${kb(wb.deferred.reduce((s, d) => s + d.bytes, 0))} KB loaded with the first receipt)`,
+      "not run at start",
+      early.length === 0,
+    );
+    add(
+      "Worker script by package (KB; of which run at start)",
+      `${wb.packages.slice(0, 12).map((p) => `${p.name} ${kb(p.bytes)}${p.bytesAtStart < p.bytes ? ` (${kb(p.bytesAtStart)})` : ""}`).join(", ")}; esbuild's glue ${kb(wb.glueBytes)}; at start ${kb(wb.bytesAtStart)} of ${kb(wb.inputsBytes)}`,
+      "—",
+      null,
+    );
+  }
+
   const rr = (label, x) => add(`Rows read: ${label}`, `${x.rowsRead} (${x.gigs} gigs)`, `≤ ${x.budget}`, x.rowsRead <= x.budget);
   if (!r.rowsRead) {
     notRun("rows", "Rows read per browse page (1,000 and 100,000 gigs, filters)", `≤ ${rowsBudget(PAGE)}`);
@@ -652,7 +719,7 @@ function table(r) {
 
   const lat = (x) =>
     `p50 ${x.latencyMs.p50} / p99 ${x.latencyMs.p99} ms, ${x.achievedRate} req/s, ${x.errors.count} errors` +
-    (x.cpu?.appCpuMsPerRequest ? `, app CPU ${x.cpu.appCpuMsPerRequest.total} ms/req` : "") +
+    (x.cpu?.appCpuMsPerRequest ? `, app CPU ${x.cpu.appCpuMsPerRequest.total} ms/req${d1Of(x)}` : "") +
     (x.cpu ? `, others ${x.cpu.othersPctOfMachine}%` : "");
   if (!r.load) notRun("load", "API under load (browse, gig, sign-in, config; 200/s and 50 connections)", `browse p99 ≤ ${b.browseP99MsAt200RequestsPerSecond} ms`);
   for (const [key, l] of Object.entries(r.load ?? {})) {
@@ -669,6 +736,9 @@ function table(r) {
   if (r.cachedVisitorPage) {
     add(`${r.cachedVisitorPage.label} @ 200/s open-loop`, lat(r.cachedVisitorPage.open), "—", null);
     add(`${r.cachedVisitorPage.label} x 50 connections`, lat(r.cachedVisitorPage.closed), "—", null);
+  }
+  for (const [key, l] of Object.entries(r.pages ?? {})) {
+    add(`${l.label} x 50 connections`, lat(l.closed), "—", null);
   }
   for (const row of ratioRows(r)) add(...row);
 
@@ -722,6 +792,20 @@ function cpuOf(x) {
   return x?.closed?.cpu?.appCpuMsPerRequest?.total ?? null;
 }
 
+/** The local D1's SQLite work in a run's CPU per request (bench/lib/sqlite-share.mjs), as the table shows it beside it. */
+function d1Of(run) {
+  const s = run?.cpu?.sqlite;
+  if (s) return ` (D1's SQLite ${s.msPerRequest} ms, ${s.pctOfApp}%)`;
+  return run?.mode === "closed" && run?.cpu?.appCpuMsPerRequest && sqliteNotMeasured ? ` (D1's SQLite: ${sqliteNotMeasured})` : "";
+}
+
+/** CPU per request without the local D1's SQLite work: what a deployed Worker would pay of it (null when unknown). */
+function cpuWithoutD1(x) {
+  const cpu = cpuOf(x);
+  const d1 = x?.closed?.cpu?.sqlite?.msPerRequest;
+  return cpu === null || d1 === undefined ? null : round2(cpu - d1);
+}
+
 function ratio(a, b) {
   return a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null;
 }
@@ -756,12 +840,34 @@ function ratioRows(r) {
     const s = ratio(cpuOf(r.load.signIn), cpuOf(r.load.browseFirstPage));
     rows.push(["Ratio: sign-in (challenge + verify), app CPU to a browse page's", `${times(s)} (${cpuOf(r.load.signIn)} vs ${cpuOf(r.load.browseFirstPage)} ms)`, `≤ ${b.signInCpuToBrowsePage}×`, s !== null && s <= b.signInCpuToBrowsePage]);
   }
+  // The same ratios with the local D1's SQLite work taken out of each side (info: how they would read in production).
+  const withoutD1 = [];
+  for (const key of ["browseFirstPage", "browsePage500", "gigById"]) {
+    const l = r.load[key];
+    const x = ratio(cpuWithoutD1(l), cpuOf(empty));
+    if (l && x !== null) withoutD1.push(`${l.label.replace(/^GET /, "")} ${x}×`);
+  }
+  if (r.load.signIn && r.load.browseFirstPage) {
+    const x = ratio(cpuWithoutD1(r.load.signIn), cpuWithoutD1(r.load.browseFirstPage));
+    if (x !== null) withoutD1.push(`sign-in to a browse page ${x}×`);
+  }
+  if (withoutD1.length) rows.push(["Ratios without the local D1's SQLite work (to the empty Worker through wrangler dev; sign-in to a page)", withoutD1.join("; "), "—", null]);
   if (r.cachedVisitorPage) {
     const c = ratio(cpuOf(r.cachedVisitorPage), cpuOf(empty));
     const seen = r.cachedVisitorPage.cacheAnswers;
     const total = seen.hit + seen.stale + seen.miss + seen.none;
     rows.push(["Ratio: a visitor's browse page from the edge cache, app CPU to the empty Worker's", `${times(c)} (${cpuOf(r.cachedVisitorPage)} vs ${cpuOf(empty)} ms)`, `≤ ${b.cachedVisitorPageCpuToEmptyWorker}×`, c !== null && c <= b.cachedVisitorPageCpuToEmptyWorker]);
     rows.push(["Edge cache: answers of 200 reads in a row of page 1", `${seen.hit} hit, ${seen.stale} stale, ${seen.miss} miss (${Math.round(((seen.hit + seen.stale) / total) * 100)}% from the cache)`, "—", null]);
+  }
+  // A public page's HTML as a visitor gets it, to the API read of the same data (both with the edge cache off).
+  const p = r.pages ?? {};
+  for (const [page, api] of [
+    [p.homePage, p.browseScreenPage],
+    [p.gigPage, r.load.gigById],
+  ]) {
+    if (!page || !api) continue;
+    const x = ratio(cpuOf(page), cpuOf(api));
+    rows.push([`Ratio: ${page.label}, app CPU to ${api.label.replace(/ \(.*\)$/, "")}'s`, `${times(x)} (${cpuOf(page)} vs ${cpuOf(api)} ms)`, `≤ ${b.renderedPageCpuToApiRead}×`, x !== null && x <= b.renderedPageCpuToApiRead]);
   }
   return rows;
 }

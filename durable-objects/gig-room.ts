@@ -74,9 +74,9 @@ interface SocketState {
   attempts?: Attempts;
 }
 
-/** The attempts counted afresh when the socket's minute has passed. */
+/** The attempts counted afresh when the socket's minute has passed (a copy: the caller counts on it). */
 function currentAttempts(attempts: Attempts | undefined, now: number): Attempts {
-  return attempts && now - attempts.windowStart < SOCKET_ATTEMPTS.windowMs ? attempts : { windowStart: now, auths: 0, authFailures: 0, joins: 0 };
+  return attempts && now - attempts.windowStart < SOCKET_ATTEMPTS.windowMs ? { ...attempts } : { windowStart: now, auths: 0, authFailures: 0, joins: 0 };
 }
 
 function attemptsOf(raw: unknown): Attempts | undefined {
@@ -129,6 +129,13 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSess
   /** Frames and admin posts are handled one at a time, so messages are stored and broadcast in order. */
   private queue: Promise<unknown> = Promise.resolve();
   private lastMessageMs = 0;
+  /**
+   * Each socket's state as last kept (setState), while the room is awake: a broadcast reads every socket's, and
+   * reading it back from the socket's attachment (a structured clone) for each of them on every message was most
+   * of a broadcast's work. The attachment stays the copy that survives hibernation; after a wake the cache is
+   * empty and each socket's state is read from it once.
+   */
+  private readonly states = new WeakMap<WebSocket, SocketState>();
 
   // ---- Chat sockets ---------------------------------------------------------------------------
 
@@ -141,7 +148,7 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSess
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
     const state: SocketState = { gigId, credential: { kind: "none" }, joined: false, checkedAt: 0 };
-    server.serializeAttachment(state);
+    this.setState(server, state);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -210,11 +217,17 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSess
   }
 
   private stateOf(ws: WebSocket): SocketState | null {
-    return socketStateOf(ws.deserializeAttachment());
+    const kept = this.states.get(ws);
+    if (kept) return kept;
+    const state = socketStateOf(ws.deserializeAttachment());
+    if (state) this.states.set(ws, state);
+    return state;
   }
 
+  /** Keeps a socket's new state on the socket (for hibernation) and in the room's cache. States are never changed in place. */
   private setState(ws: WebSocket, state: SocketState): void {
     ws.serializeAttachment(state);
+    this.states.set(ws, state);
   }
 
   private async handleFrame(ws: WebSocket, data: string | ArrayBuffer): Promise<void> {
@@ -242,7 +255,19 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSess
       return;
     }
     const frame = parsed.data;
-    const deps = this.deps();
+    // What the chat service leaves to run after its answer (announcing a message's notifications to the members'
+    // open tabs) starts once the frame is handled: after the message went out to every socket of the room, so that
+    // work, on the same runtime, does not come between the room and its broadcast.
+    const afterwards: (() => Promise<unknown>)[] = [];
+    const deps = makeDeps(this.env, (work) => afterwards.push(work));
+    try {
+      return await this.handleParsedFrame(deps, ws, state, frame);
+    } finally {
+      for (const work of afterwards) this.ctx.waitUntil(Promise.resolve().then(work));
+    }
+  }
+
+  private async handleParsedFrame(deps: Deps, ws: WebSocket, state: SocketState, frame: ClientFrame): Promise<void> {
     try {
       switch (frame.type) {
         case "auth":

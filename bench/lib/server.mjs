@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 export function findTaskset() {
@@ -65,7 +66,36 @@ export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile
     ...settings,
   };
   const app = await spawnAndWait({ root, env, pin, nice, logFile, port, readyPath: "/api/config", command: [nodeBin, [path.join(root, "scripts", "start.mjs")]] });
-  return { ...app, stateDir };
+  const yielding = yieldToRuntime(app, nice);
+  return { ...app, stateDir, yielding };
+}
+
+/** How much lower the app's node processes run than its workerd processes (nice steps). */
+export const NODE_BELOW_RUNTIME = 10;
+
+/**
+ * The app's node processes (scripts/start.mjs, wrangler dev's, and wrangler's esbuild watcher) run at a lower priority than its workerd processes,
+ * on the same core: they are not in the path of a request or a socket frame (wrangler's proxy is a workerd), but
+ * now and then they work for a few hundred ms (wrangler dev parses code and collects garbage, e.g. 5 s into the
+ * chat phase), and on the one core they took it from the runtime, which showed as one late chat message. No
+ * deployment has them. Their CPU is still counted as the app's. Answers the pids changed.
+ */
+function yieldToRuntime(app, nice) {
+  const changed = [];
+  if (!existsSync("/proc")) return changed;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = procStat(Number(name));
+    const role = s && s.pgrp === app.child.pid ? roleOf(Number(name), app.port) : "";
+    if (!role.startsWith("node") && !role.startsWith("esbuild")) continue;
+    try {
+      os.setPriority(Number(name), Math.min(19, nice + NODE_BELOW_RUNTIME));
+      changed.push(Number(name));
+    } catch {
+      /* gone, or not allowed */
+    }
+  }
+  return changed;
 }
 
 /** What the empty Worker answers on its runtime's own port (for runtimePort). */
@@ -258,6 +288,17 @@ export async function runtimePort(app, probe = GIGSTR_CONFIG) {
         /* not the entry socket */
       }
     }
+  }
+  return null;
+}
+
+/** The pid of the workerd that runs the app's Worker, D1 and Durable Objects (not wrangler's proxy); null when not found. */
+export function runtimePid(app) {
+  if (!existsSync("/proc")) return null;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = procStat(Number(name));
+    if (s && s.pgrp === app.child.pid && roleOf(Number(name), app.port) === "workerd (the Worker, D1, Durable Objects)") return Number(name);
   }
   return null;
 }

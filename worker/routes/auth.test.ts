@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
+import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure";
 import { api, call, getChallenge, loginEvent, signUp } from "../test/factories";
 import { anotherSession } from "../test/sockets";
 import { statement } from "../db/test-statements";
@@ -128,6 +128,43 @@ describe("POST /api/auth/nostr/verify", () => {
       verify({ event: loginEvent(generateSecretKey(), challenge), challengeId }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
+  it("two sign-ins with one challenge at once give one session: the same event twice, or two events of one key", async () => {
+    const sk = generateSecretKey();
+    const pubkey = getPublicKey(sk);
+    const sessionsOf = async () =>
+      (await statement("SELECT count(*) AS n FROM sessions JOIN users ON users.id = sessions.user_id WHERE users.nostr_pubkey = ?", pubkey).first<{ n: number }>())?.n;
+    // The same signed event sent twice at once (a double click, a retry).
+    const first = await getChallenge();
+    const event = loginEvent(sk, first.challenge);
+    const twice = await Promise.all([verify({ event, challengeId: first.challengeId }), verify({ event, challengeId: first.challengeId })]);
+    expect(twice.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect(await sessionsOf()).toBe(1);
+    // Two events of the same key for one challenge (two tabs signing in at once).
+    const second = await getChallenge();
+    const tabs = await Promise.all([
+      verify({ event: loginEvent(sk, second.challenge), challengeId: second.challengeId }),
+      verify({ event: loginEvent(sk, second.challenge, { createdAt: now() - 1 }), challengeId: second.challengeId }),
+    ]);
+    expect(tabs.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect(await sessionsOf()).toBe(2);
+    const loser = tabs.find((r) => r.status === 401)!;
+    expect(((await loser.json()) as { message: string }).message).toMatch(/already used/);
+    // One member all along; the challenge remembers the event that won it.
+    expect((await statement("SELECT count(*) AS n FROM users WHERE nostr_pubkey = ?", pubkey).first<{ n: number }>())?.n).toBe(1);
+    expect(await statement("SELECT event_id FROM auth_challenges WHERE id = ?", first.challengeId).first()).toEqual({ event_id: event.id });
+  });
+
+  it("a sign-in that loses the race for a challenge creates no member", async () => {
+    const { challenge, challengeId } = await getChallenge();
+    const keys = [generateSecretKey(), generateSecretKey()];
+    const results = await Promise.all(keys.map((sk) => verify({ event: loginEvent(sk, challenge), challengeId })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+    const members = await Promise.all(
+      keys.map(async (sk) => (await statement("SELECT count(*) AS n FROM users WHERE nostr_pubkey = ?", getPublicKey(sk)).first<{ n: number }>())?.n),
+    );
+    expect(members.sort()).toEqual([0, 1]);
   });
 
   it("refuses an expired challenge and an unknown one", async () => {

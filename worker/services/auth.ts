@@ -1,13 +1,15 @@
 // Nostr sign-in and member sessions (DESIGN.md §6).
-import { and, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, exists, fillPlaceholders, getTableColumns, gt, isNull, lt, or, sql, type Column } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { nip19 } from "nostr-tools";
 import type { Db, UserRow } from "../db/client";
+import { allMeasured, nowIso } from "../db/client";
 import { authChallenges, sessions, users } from "../db/schema";
-import { nowIso } from "../db/client";
 import { notFound, unauthorized } from "../errors";
 import { firstLoginEventProblem, type LoginEvent } from "../auth/nostr-login";
 import { randomHex, sha256Hex } from "../auth/tokens";
 import { liveSession } from "../auth/live-sessions";
+import { rowFields } from "../auth/guarded-rows";
 import { endAdminTokensOfMember } from "../auth/admin";
 import { clientLabel, UNKNOWN_CLIENT } from "../auth/client-label";
 import type { SessionView } from "../../domain/session";
@@ -30,7 +32,59 @@ export async function createLoginChallenge({ db }: Pick<Deps, "db">): Promise<{ 
   return { challenge, challengeId };
 }
 
-/** Checks the signed event against its challenge, consumes the challenge, creates the member on first login. */
+// ---- Reads built once -----------------------------------------------------------------------------
+// As the browse and gig pages' queries (services/gigs.ts, gig-views.ts): each read's SQL is built once, with
+// placeholders for its values; building it per request was a good part of a sign-in's CPU (README, "Where the
+// CPU goes"). Each column is read under its own key, so a raw row is decoded as drizzle would decode it.
+
+const queryBuilder = new QueryBuilder();
+const USER_COLUMNS = Object.entries(getTableColumns(users)) as [keyof UserRow, Column][];
+const USER_FIELDS = Object.fromEntries(USER_COLUMNS.map(([key, column]) => [key, sql`${column}`.as(key)]));
+
+/** A member's row as read under USER_FIELDS, decoded as drizzle decodes its columns (booleans, for one). */
+function userRowOf(raw: Record<string, unknown>): UserRow {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of USER_COLUMNS) {
+    const value = raw[key];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as UserRow;
+}
+
+/** The session a token hash opens, with its member: live (not expired, the account not deleted). */
+const SESSION_QUERY = queryBuilder
+  .select({ ...USER_FIELDS, sessionId: sql`${sessions.id}`.as("sessionId"), sessionLastUsedAt: sql`${sessions.lastUsedAt}`.as("sessionLastUsedAt") })
+  .from(sessions)
+  .innerJoin(users, eq(users.id, sessions.userId))
+  .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), liveSession(sql.placeholder("now"))))
+  .limit(1)
+  .toSQL();
+
+/** A login challenge as stored: read only when a sign-in is refused, to say why. */
+const CHALLENGE_QUERY = queryBuilder
+  .select({
+    challenge: sql<string>`${authChallenges.challenge}`.as("challenge"),
+    expiresAt: sql<string>`${authChallenges.expiresAt}`.as("expiresAt"),
+    consumedAt: sql<string | null>`${authChallenges.consumedAt}`.as("consumedAt"),
+  })
+  .from(authChallenges)
+  .where(eq(authChallenges.id, sql.placeholder("challengeId")))
+  .limit(1)
+  .toSQL();
+
+const CHALLENGE_REFUSED = "Challenge expired or already used. Please try again.";
+
+/**
+ * Checks the signed event against its challenge, consumes the challenge, creates the member on first login and
+ * opens a session: one D1 batch (docs/decisions/023 for what a login event must be).
+ *
+ * The event names its challenge (its `challenge` tag), so it is checked in full first, against the challenge it
+ * names; then one batch writes the member (when new) and the session, and consumes the challenge, each only if
+ * that challenge is still open (this id, that text, unexpired, unused) and reads the member back. The batch is
+ * one transaction, so of two sign-ins racing with one challenge exactly one finds it open and writes; the other
+ * writes nothing. A refused sign-in reads the challenge to answer as the checks in their order would: an
+ * unknown, expired or used challenge first, then what is wrong with the event.
+ */
 export async function signInWithNostr(
   { db }: Pick<Deps, "db">,
   event: LoginEvent,
@@ -39,39 +93,67 @@ export async function signInWithNostr(
   userAgent?: string,
 ): Promise<{ sessionToken: string; user: UserRow }> {
   const now = nowIso();
-  const row = await db.query.authChallenges.findFirst({ where: eq(authChallenges.id, challengeId) });
-  if (!row || row.consumedAt || row.expiresAt <= now) {
-    throw unauthorized("Challenge expired or already used. Please try again.", "invalid_challenge");
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const named = event.tags.find((t) => t[0] === "challenge")?.[1];
+  if (named === undefined || firstLoginEventProblem(event, { challenge: named, siteOrigins }, nowSeconds)) {
+    return refuse(db, event, challengeId, siteOrigins, now, nowSeconds);
   }
-  const problem = firstLoginEventProblem(event, { challenge: row.challenge, siteOrigins }, Math.floor(Date.now() / 1000));
-  if (problem) throw unauthorized(problem, "invalid_event");
 
-  // Consuming is a compare-and-set: of two requests racing with one challenge, one wins.
+  const open = and(eq(authChallenges.id, challengeId), eq(authChallenges.challenge, named), isNull(authChallenges.consumedAt), gt(authChallenges.expiresAt, now));
+  const token = randomHex(32);
+  const tokenHash = await sha256Hex(token);
   let consumed: { id: string }[];
+  let members: UserRow[];
   try {
-    consumed = await db
-      .update(authChallenges)
-      .set({ consumedAt: now, eventId: event.id })
-      .where(and(eq(authChallenges.id, challengeId), isNull(authChallenges.consumedAt), gt(authChallenges.expiresAt, now)))
-      .returning({ id: authChallenges.id });
-  } catch {
-    throw unauthorized("This login event was already used", "replayed_event");
+    [, , consumed, members] = await db.batch([
+      // The member, on their first login (a member who has a row keeps it as it is).
+      db
+        .insert(users)
+        .select((qb) => qb.select(rowFields(users, { id: crypto.randomUUID(), username: nip19.npubEncode(event.pubkey), nostrPubkey: event.pubkey })).from(authChallenges).where(open))
+        .onConflictDoNothing(),
+      // The session, for the member with this key.
+      db.insert(sessions).select((qb) =>
+        qb
+          .select(
+            rowFields(sessions, {
+              tokenHash,
+              id: crypto.randomUUID(),
+              userId: users.id,
+              expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
+              client: clientLabel(userAgent),
+              lastUsedAt: now,
+            }),
+          )
+          .from(users)
+          .where(and(eq(users.nostrPubkey, event.pubkey), exists(qb.select({ one: sql`1` }).from(authChallenges).where(open)))),
+      ),
+      // The challenge, used: last, as the two writes above are conditional on it being open.
+      db.update(authChallenges).set({ consumedAt: now, eventId: event.id }).where(open).returning({ id: authChallenges.id }),
+      db.select().from(users).where(eq(users.nostrPubkey, event.pubkey)),
+    ]);
+  } catch (err) {
+    // The event's id is unique among consumed challenges: an event already accepted once is not accepted again.
+    if (/UNIQUE/i.test(String(err)) && /event_id/.test(String(err))) throw unauthorized("This login event was already used", "replayed_event");
+    throw err;
   }
-  if (consumed.length === 0) throw unauthorized("Challenge expired or already used. Please try again.", "invalid_challenge");
-
-  const user = await findOrCreateMember(db, event.pubkey);
-  const sessionToken = await createSession(db, user.id, userAgent);
-  return { sessionToken, user };
+  if (consumed.length === 0) return refuse(db, event, challengeId, siteOrigins, now, nowSeconds);
+  const user = members[0];
+  if (!user) throw new Error("member row missing after insert");
+  return { sessionToken: token, user };
 }
 
-async function findOrCreateMember(db: Db, pubkey: string): Promise<UserRow> {
-  await db
-    .insert(users)
-    .values({ id: crypto.randomUUID(), username: nip19.npubEncode(pubkey), nostrPubkey: pubkey })
-    .onConflictDoNothing();
-  const user = await db.query.users.findFirst({ where: eq(users.nostrPubkey, pubkey) });
-  if (!user) throw new Error("member row missing after insert");
-  return user;
+/** Why a sign-in is refused, in the order of the checks: the challenge first (unknown, expired, used), then the event. */
+async function refuse(db: Db, event: LoginEvent, challengeId: string, siteOrigins: readonly string[], now: string, nowSeconds: number): Promise<never> {
+  const { rows } = await allMeasured<{ challenge: string; expiresAt: string; consumedAt: string | null }>(db, {
+    sql: CHALLENGE_QUERY.sql,
+    params: fillPlaceholders(CHALLENGE_QUERY.params, { challengeId }),
+  });
+  const row = rows[0];
+  if (!row || row.consumedAt || row.expiresAt <= now) throw unauthorized(CHALLENGE_REFUSED, "invalid_challenge");
+  const problem = firstLoginEventProblem(event, { challenge: row.challenge, siteOrigins }, nowSeconds);
+  if (problem) throw unauthorized(problem, "invalid_event");
+  // Open and matching now, though it was not when the batch ran: another request used it meanwhile.
+  throw unauthorized(CHALLENGE_REFUSED, "invalid_challenge");
 }
 
 export async function createSession(db: Db, userId: string, userAgent?: string): Promise<string> {
@@ -96,14 +178,12 @@ export interface LiveSession {
 
 /** The live session a bearer token opens, or null when it is unknown, expired or the account is gone. */
 export async function sessionForToken(db: Db, token: string): Promise<LiveSession | null> {
-  const rows = await db
-    .select({ user: users, sessionId: sessions.id, lastUsedAt: sessions.lastUsedAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, await sha256Hex(token)), liveSession(nowIso())))
-    .limit(1);
+  const { rows } = await allMeasured<Record<string, unknown> & { sessionId: string | null; sessionLastUsedAt: string | null }>(db, {
+    sql: SESSION_QUERY.sql,
+    params: fillPlaceholders(SESSION_QUERY.params, { tokenHash: await sha256Hex(token), now: nowIso() }),
+  });
   const row = rows[0];
-  return row ? { user: row.user, sessionId: row.sessionId ?? "", lastUsedAt: row.lastUsedAt } : null;
+  return row ? { user: userRowOf(row), sessionId: row.sessionId ?? "", lastUsedAt: row.sessionLastUsedAt } : null;
 }
 
 /** The member a bearer token belongs to, or null when it is unknown, expired or the account is gone. */

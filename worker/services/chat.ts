@@ -1,20 +1,21 @@
 // Chat per gig (DESIGN.md §7). The gig's GigRoom holds the sockets; each frame it parses is one call here,
 // which checks the sessions, the gig and the text and stores the message in D1 (`chat_messages`, so the REST
 // history and the admin views read one place); the room broadcasts what the call answers.
-import { and, desc, eq, gte, lt, or } from "drizzle-orm";
+import { and, desc, eq, exists, gte, isNotNull, lt, ne, or, sql } from "drizzle-orm";
 import { ADMIN_SENDER_ID, chatMessageText, type ChatMessageView } from "../../domain/chat-protocol";
 import { isParty } from "../../domain/gig";
 import type { AttachmentRef } from "../../domain/files";
 import type { UserRow } from "../db/client";
 import { isAdminToken } from "../auth/admin";
-import { liveAdminTokens, membersForTokens } from "../auth/live-sessions";
+import { adminTokensLookup, liveAdminTokens, memberSessionsLookup, membersForTokens, whileAdminSession, whileMemberSession } from "../auth/live-sessions";
+import { rowFields } from "../auth/guarded-rows";
 import { AtomicChange, ALWAYS } from "../db/atomic";
 import { nowIso } from "../db/client";
-import { attachments, chatMessages, gigs, users } from "../db/schema";
+import { attachments, chatMessages, gigs, notifications, users } from "../db/schema";
 import { badRequest } from "../errors";
 import { attachmentRaceAsConflict, attachmentView, insertAttachments, prepareAttachments } from "./files";
 import { gigHistoryForParty } from "./gig-access";
-import { notify } from "./notifications";
+import { notificationsWritten, notify } from "./notifications";
 import { loadGig, type GigRow, type Viewer } from "./gig-views";
 import { memberForToken } from "./auth";
 import type { Deps } from "./deps";
@@ -44,15 +45,28 @@ export interface SessionCheck {
  */
 export async function checkSessions(deps: Pick<Deps, "db">, credentials: ChatCredential[]): Promise<SessionCheck> {
   const at = Date.now();
-  const distinct = new Map(credentials.map((c) => [chatCredentialKey(c), c]));
-  const members = [...distinct.values()].flatMap((c) => (c.kind === "member" ? [c.sessionToken] : []));
-  const admins = [...distinct.values()].flatMap((c) => (c.kind === "admin" ? [c.adminToken] : []));
+  const { members, admins } = tokensOf(credentials);
   const [users, liveAdmins] = await Promise.all([
     members.length ? membersForTokens(deps.db, members) : new Map<string, UserRow>(),
     admins.length ? liveAdminTokens(deps.db, admins) : new Set<string>(),
   ]);
+  return sessionCheck(at, credentials, users, liveAdmins);
+}
+
+/** The member session tokens and the admin tokens among `credentials`. */
+function tokensOf(credentials: ChatCredential[]): { members: string[]; admins: string[] } {
+  return {
+    members: credentials.flatMap((c) => (c.kind === "member" ? [c.sessionToken] : [])),
+    admins: credentials.flatMap((c) => (c.kind === "admin" ? [c.adminToken] : [])),
+  };
+}
+
+/** Who each credential stands for, from the live sessions and admin tokens found for them. */
+function sessionCheck(at: number, credentials: ChatCredential[], users: Map<string, UserRow>, liveAdmins: Set<string>): SessionCheck {
   const senders = new Map<string, ChatSender | null>();
-  for (const [key, c] of distinct) {
+  for (const c of credentials) {
+    const key = chatCredentialKey(c);
+    if (senders.has(key)) continue;
     if (c.kind === "admin") senders.set(key, liveAdmins.has(c.adminToken) ? { kind: "admin" } : null);
     else {
       const user = users.get(c.sessionToken);
@@ -115,9 +129,18 @@ export interface ChatSend {
  * The `chat_message` frame, in one call: the sender's session (with the listeners' due for a re-check), the
  * join, the text, the gig and the sender's place in it are checked; the message is stored with its file and
  * the other parties' notification; the room broadcasts what this answers.
+ *
+ * A text message is one D1 batch (`storeInOneBatch`): the sessions and the gig are read, and the message and its
+ * notifications written only while the sender's session holds and they are a party of the gig, in one
+ * transaction. A message with a file reads first (its upload is checked before anything is written), then
+ * stores the message and the file in one batch.
  */
-export async function sendChatMessage(deps: Pick<Deps, "db" | "committed">, send: ChatSend): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
+export async function sendChatMessage(
+  deps: Pick<Deps, "db" | "env" | "defer" | "committed">,
+  send: ChatSend,
+): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
   const text = chatText(send.text);
+  if (send.joined && text.ok && !send.fileAttachment) return storeInOneBatch(deps, send, text.text);
   // A message that will be sent: the sessions and the gig are read together, before the message is stored.
   const sending = send.joined && text.ok;
   const [checked, gig] = await Promise.all([
@@ -134,6 +157,103 @@ export async function sendChatMessage(deps: Pick<Deps, "db" | "committed">, send
   return { kind: "done", checked, gig, message };
 }
 
+/** What a chat room reads of its gig. */
+const CHAT_GIG_COLUMNS = { id: gigs.id, title: gigs.title, gigType: gigs.gigType, posterId: gigs.posterId, hirerId: gigs.hirerId, workerId: gigs.workerId };
+/** Whom a message notifies: the gig's poster, hirer and worker, each once, but not its sender. */
+const PARTIES = [gigs.posterId, gigs.hirerId, gigs.workerId] as const;
+
+/**
+ * A text message in one D1 batch, one transaction: the sender's and the due listeners' sessions are read, and the
+ * gig; the message and a notification for each other party (their names and the gig's title as the rows have
+ * them) are written only while the sender's session holds (or their admin token) and they are one of the gig's
+ * parties (or the admin). So the checks and the write cannot disagree; when the reads say the sender may not
+ * send, nothing was written, and the answer is as the checks in their order would give.
+ */
+async function storeInOneBatch(
+  deps: Pick<Deps, "db" | "env" | "defer">,
+  send: ChatSend,
+  text: string,
+): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
+  const { db } = deps;
+  const now = new Date();
+  const at = now.toISOString();
+  const credentials = [send.credential, ...send.recheck];
+  const tokens = tokensOf(credentials);
+  const [members, admins] = await Promise.all([memberSessionsLookup(db, tokens.members, now), adminTokensLookup(db, tokens.admins, now)]);
+  const c = send.credential;
+  const senderId = c.kind === "member" ? c.userId : null;
+  const mayWrite = and(
+    eq(gigs.id, send.gigId),
+    c.kind === "member"
+      ? and(or(eq(gigs.posterId, c.userId), eq(gigs.hirerId, c.userId), eq(gigs.workerId, c.userId)), await whileMemberSession(db, c.sessionToken, c.userId, now))
+      : await whileAdminSession(db, c.adminToken, now),
+  );
+  const id = crypto.randomUUID();
+  const senderType = c.kind === "member" ? ("user" as const) : ("admin" as const);
+  const senderName =
+    c.kind === "member" ? sql`(SELECT COALESCE(NULLIF(${users.displayName}, ''), ${users.username}) FROM ${users} WHERE ${users.id} = ${c.userId})` : sql`${ADMIN_SENDER.displayName}`;
+  const notice = sql`${senderName} || ${' about "'} || ${gigs.title} || ${`": ${preview(text)}`}`;
+  // A notification is written with its message: the message's checks are its own.
+  const messageStored = exists(db.select({ one: sql`1` }).from(chatMessages).where(eq(chatMessages.id, id)));
+  const lookups = [...members.queries, ...admins.queries];
+  const results = await db.batch([
+    db.select(CHAT_GIG_COLUMNS).from(gigs).where(eq(gigs.id, send.gigId)).limit(1),
+    db
+      .insert(chatMessages)
+      .select((qb) => qb.select(rowFields(chatMessages, { id, gigId: gigs.id, senderId, senderType, message: text, attachmentId: null, createdAt: send.createdAt })).from(gigs).where(mayWrite))
+      .returning({ id: chatMessages.id }),
+    ...PARTIES.map((party, i) =>
+      db
+        .insert(notifications)
+        .select((qb) =>
+          qb
+            .select(
+              rowFields(notifications, { id: crypto.randomUUID(), userId: party, gigId: gigs.id, type: "message", title: "New Message", message: notice, actorId: senderId, isRead: false, createdAt: at }),
+            )
+            .from(gigs)
+            .where(and(eq(gigs.id, send.gigId), messageStored, isNotNull(party), senderId === null ? undefined : ne(party, senderId), ...PARTIES.slice(0, i).map((earlier) => sql`${party} IS NOT ${earlier}`))),
+        )
+        .returning({ id: notifications.id, userId: notifications.userId }),
+    ),
+    ...lookups,
+  ]);
+  const [gigRows, stored, ...rest] = results as unknown as [ChatGig[], { id: string }[], ...unknown[][]];
+  const written = rest.slice(0, PARTIES.length).flat() as { id: string; userId: string }[];
+  const answers = rest.slice(PARTIES.length);
+  const checked = sessionCheck(
+    now.getTime(),
+    credentials,
+    members.read(answers.slice(0, members.queries.length) as Parameters<typeof members.read>[0]),
+    admins.read(answers.slice(members.queries.length) as Parameters<typeof admins.read>[0]),
+  );
+  const sender = checked.senders.get(chatCredentialKey(c));
+  if (!sender) return { kind: "ended" };
+  const gig = gigRows[0];
+  if (!gig) return { kind: "refused", error: "Gig not found", checked };
+  if (!mayChat(gig, sender)) return { kind: "refused", error: "You are no longer a party of this gig", leave: true, checked };
+  if (stored.length === 0) throw new Error("a chat message whose checks held was not stored");
+  // As Deps.committed does for a change's notifications: to the members' open tabs, and as Nostr DMs.
+  if (written.length > 0) deps.defer(() => notificationsWritten({ db, env: deps.env }, written));
+  return { kind: "done", checked, gig, message: messageView(id, gig.id, sender, text, send.createdAt, null) };
+}
+
+/** A stored message as the room broadcasts it. */
+function messageView(id: string, gigId: string, sender: ChatSender, text: string, createdAt: string, file: ChatMessageView["fileAttachment"]): ChatMessageView {
+  return {
+    id,
+    gigId,
+    senderId: sender.kind === "member" ? sender.user.id : ADMIN_SENDER_ID,
+    senderType: sender.kind === "member" ? "user" : "admin",
+    sender:
+      sender.kind === "member"
+        ? { username: sender.user.username, displayName: sender.user.displayName, profilePicture: sender.user.profilePicture }
+        : ADMIN_SENDER,
+    message: text,
+    createdAt,
+    fileAttachment: file,
+  };
+}
+
 /** For a broadcast the room did not start (an admin's post): the gig's parties and the due listeners' sessions. */
 export async function chatAudience(deps: Pick<Deps, "db">, gigId: string, recheck: ChatCredential[]): Promise<{ gig: ChatGig | null; checked: SessionCheck }> {
   const [checked, gig] = await Promise.all([checkSessions(deps, recheck), findGig(deps, gigId)]);
@@ -141,10 +261,7 @@ export async function chatAudience(deps: Pick<Deps, "db">, gigId: string, rechec
 }
 
 async function findGig(deps: Pick<Deps, "db">, gigId: string): Promise<ChatGig | undefined> {
-  return deps.db.query.gigs.findFirst({
-    where: eq(gigs.id, gigId),
-    columns: { id: true, title: true, gigType: true, posterId: true, hirerId: true, workerId: true },
-  });
+  return (await deps.db.select(CHAT_GIG_COLUMNS).from(gigs).where(eq(gigs.id, gigId)).limit(1))[0];
 }
 
 /** The one check of a message's text (domain's chatMessageText), for the room's frames and the admin's posts alike. */
@@ -202,19 +319,7 @@ async function storeChatMessage(
     throw attachmentRaceAsConflict(err, "This file is already attached to a gig. Please upload it again.");
   }
 
-  return {
-    id,
-    gigId: gig.id,
-    senderId: senderId ?? ADMIN_SENDER_ID,
-    senderType: sender.kind === "member" ? "user" : "admin",
-    sender:
-      sender.kind === "member"
-        ? { username: sender.user.username, displayName: sender.user.displayName, profilePicture: sender.user.profilePicture }
-        : ADMIN_SENDER,
-    message: text,
-    createdAt,
-    fileAttachment: files[0]?.view ?? null,
-  };
+  return messageView(id, gig.id, sender, text, createdAt, files[0]?.view ?? null);
 }
 
 // ---- History ----------------------------------------------------------------------------------
