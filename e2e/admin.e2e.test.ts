@@ -8,6 +8,7 @@ import { describe, expect, inject, it } from "vitest";
 import { apiJson, createSignedInUser, type SignedInUser } from "./support/api";
 import { type ViewportName, useBrowser, screenshot } from "./support/browser";
 import { say } from "./support/seed";
+import { adminLogIn } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const adminPin = inject("adminPin");
@@ -43,12 +44,6 @@ async function disputedGig(title: string) {
   return { hirer, worker, gigId };
 }
 
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  for (const digit of adminPin) await page.getByRole("group", { name: "PIN keypad" }).getByRole("button", { name: digit, exact: true }).click();
-  await page.getByRole("button", { name: "OK" }).click();
-  await page.getByRole("button", { name: /logout/i }).waitFor();
-}
 
 describe.each<ViewportName>(["mobile", "desktop"])("the admin at the %s size", (viewport) => {
   it("signs in, reads a disputed gig's chat, writes to the parties and settles the dispute with a split", async () => {
@@ -66,7 +61,7 @@ describe.each<ViewportName>(["mobile", "desktop"])("the admin at the %s size", (
     await page.goto("/admin");
     await page.getByRole("button", { name: "OK" }).waitFor();
     await shot("1-pin");
-    await signIn(page);
+    await adminLogIn(page, adminPin);
     await page.getByText("Access Granted").first().waitFor();
     await page.getByText("Total Escrow").waitFor();
     await shot("2-dashboard");

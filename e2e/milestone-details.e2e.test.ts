@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from "vitest";
 import { apiJson, type SignedInUser } from "./support/api";
 import { BLOCKING_IMPACTS, axeViolations, formatViolations } from "./support/axe";
 import { type ViewportName, useBrowser } from "./support/browser";
-import { type GigView, dialog, expectToast, gigCard, getGig, mainTab, member, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
+import { type GigView, dialog, expectToast, gigCard, getGig, mainTab, member, shotsOnFailure, storyShot, uniqueTitle, openGigDetails, milestoneSteps } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const openPage = useBrowser();
@@ -50,16 +50,8 @@ async function claimedPlanJob(hirer: SignedInUser, worker: SignedInUser, title: 
   return gig;
 }
 
-/** The details of a gig the member takes part in, opened by its link (tab=active&gigId=…). */
-async function openDetails(page: Page, gigId: string, title: string): Promise<Locator> {
-  await page.goto(`/?tab=active&gigId=${gigId}`);
-  const d = dialog(page, title);
-  await d.waitFor();
-  return d;
-}
 
-/** The milestones as steps, in the details. */
-const stepsOf = (d: Locator) => d.getByRole("list", { name: "Milestones" }).getByRole("listitem");
+const stepsOf = milestoneSteps;
 
 /** Which steps are marked current (aria-current="step"), in order. */
 async function currentFlags(d: Locator): Promise<boolean[]> {
@@ -95,7 +87,7 @@ describe.each<ViewportName>(["mobile", "desktop"])("a job paid in milestones, in
     shotsOnFailure(story, { hirer: hp, worker: wp });
 
     // --- Worker: the steps in what they receive, milestone 1 current; starts it from the next step.
-    const wDetails = await openDetails(wp, gig.id, title);
+    const wDetails = await openGigDetails(wp, gig.id, title);
     const wSteps = stepsOf(wDetails);
     await expect.poll(() => wSteps.count()).toBe(3);
     expect(await currentFlags(wDetails)).toEqual([true, false, false]);
@@ -120,7 +112,7 @@ describe.each<ViewportName>(["mobile", "desktop"])("a job paid in milestones, in
     await hp.goto("/?tab=active");
     await mainTab(hp, "Active").waitFor();
     await gigCard(hp, title).getByText("Milestone 1 of 3").waitFor();
-    const hDetails = await openDetails(hp, gig.id, title);
+    const hDetails = await openGigDetails(hp, gig.id, title);
     const hSteps = stepsOf(hDetails);
     await hSteps.nth(0).getByText("You pay 3,075 sats").waitFor();
     await hSteps.nth(1).getByText("You pay 4,100 sats").waitFor();
@@ -168,7 +160,7 @@ describe.each<ViewportName>(["mobile", "desktop"])("a job paid in milestones, in
     await mine.getByRole("button", { name: "Withdraw" }).waitFor();
 
     // --- Hirer sees it against the current plan, and accepts.
-    const hProposal = await openDetails(hp, gig.id, title);
+    const hProposal = await openGigDetails(hp, gig.id, title);
     const theirs = hProposal.getByRole("region", { name: "The worker proposes new milestones" });
     await theirs.getByRole("list", { name: "Now: milestones" }).getByText("Launch", { exact: true }).waitFor();
     await theirs.getByRole("list", { name: "Proposed: milestones" }).getByText("Launch and training").waitFor();

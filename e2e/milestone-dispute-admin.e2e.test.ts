@@ -5,7 +5,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { apiJson } from "./support/api";
 import { useBrowser } from "./support/browser";
-import { getGig, member, storyShot, toast, uniqueTitle, type Member } from "./support/gigs";
+import { adminLogIn, getGig, member, storyShot, toast, uniqueTitle, type Member } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const adminPin = inject("adminPin");
@@ -54,18 +54,12 @@ async function disputedOnMilestone2(title: string, fundThird: boolean) {
   return { hirer, worker, gigId };
 }
 
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  for (const digit of adminPin) await page.getByRole("group", { name: "PIN keypad" }).getByRole("button", { name: digit, exact: true }).click();
-  await page.getByRole("button", { name: "OK" }).click();
-  await page.getByRole("button", { name: /logout/i }).waitFor();
-}
 
 const sent = (d: Locator, who: string) => d.locator("dt", { hasText: who }).locator("xpath=following-sibling::dd");
 
 /** Opens the disputes, finds the gig's card, checks the milestone and its escrow, and opens a 50 % split. */
 async function openSplit(page: Page, title: string, shot: (step: string) => Promise<unknown>) {
-  await signIn(page);
+  await adminLogIn(page, adminPin);
   // The welcome toast would cover the top of the screenshots.
   await toast(page, "Access Granted").waitFor();
   await toast(page, "Access Granted").locator("xpath=ancestor::li[1]").getByRole("button", { name: "Close" }).click();

@@ -10,7 +10,7 @@ import { describe, expect, inject, it } from "vitest";
 import { splitPayouts, workerPayout } from "../domain/fees";
 import { apiJson } from "./support/api";
 import { useBrowser } from "./support/browser";
-import { dialog, eventually, expectToast, getGig, mainTab, member, myGigByTitle, shotsOnFailure, storyShot, uniqueTitle, waitForNotification } from "./support/gigs";
+import { dialog, eventually, expectToast, getGig, mainTab, member, myGigByTitle, shotsOnFailure, storyShot, uniqueTitle, waitForNotification, openGigDetails, milestoneSteps, adminLogIn } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const adminPin = inject("adminPin");
@@ -28,20 +28,13 @@ interface MilestoneView {
   step: string;
 }
 
-/** The details of a gig the member takes part in, opened by its link, as a notification would. */
-async function openDetails(page: Page, gigId: string, title: string): Promise<Locator> {
-  await page.goto(`/?tab=active&gigId=${gigId}`);
-  const d = dialog(page, title);
-  await d.waitFor();
-  return d;
-}
 
-const stepsOf = (d: Locator) => d.getByRole("list", { name: "Milestones" }).getByRole("listitem");
+const stepsOf = milestoneSteps;
 const nextStep = (d: Locator) => d.getByRole("region", { name: "Next step" });
 
 /** The worker starts milestone `n` from the next step and submits it through the work form. */
 async function deliver(page: Page, gigId: string, title: string, n: number, text: string, start = true) {
-  const d = await openDetails(page, gigId, title);
+  const d = await openGigDetails(page, gigId, title);
   if (start) {
     await nextStep(d).getByRole("button", { name: `Start milestone ${n}` }).click();
     await expectToast(page, "Work Started");
@@ -111,27 +104,27 @@ describe("a job in three milestones, from posting to completion (issue 28)", () 
 
     // --- Milestone 1: delivered and approved; its payout goes at once, and milestone 2 waits for funding.
     await deliver(wp, gigId, title, 1, "Wireframes: https://example.com/shop/wireframes");
-    let hd = await openDetails(hp, gigId, title);
+    let hd = await openGigDetails(hp, gigId, title);
     await hd.getByRole("button", { name: "Approve milestone 1" }).click();
     await expectToast(hp, "Work Approved");
     await stepsOf(hd).nth(0).getByText(/^(Approved|Paid)$/).waitFor();
     await nextStep(hd).getByRole("button", { name: "Fund milestone 2" }).waitFor();
     await shot(hp, "01-hirer-fund-milestone-2");
-    const wd = await openDetails(wp, gigId, title);
+    const wd = await openGigDetails(wp, gigId, title);
     await wd.getByText("Waiting for the hirer to fund milestone 2.").waitFor();
     await shot(wp, "02-worker-waiting-for-funding");
 
     // --- Milestone 2: funded from its step, delivered, sent back for a revision, delivered again, disputed.
     await fundFromSteps(hp, hd, 2, "Milestone 2 of 3: Shop pages", "3,075 sats");
     await deliver(wp, gigId, title, 2, "Shop pages: https://example.com/shop/pages");
-    hd = await openDetails(hp, gigId, title);
+    hd = await openGigDetails(hp, gigId, title);
     await hd.getByRole("button", { name: "Request Revision" }).click();
     await hd.getByLabel("What needs to change?").fill("The product pages are missing their prices.");
     await hd.getByRole("button", { name: "Send Revision Request" }).click();
     await expectToast(hp, "Revision Requested");
     await stepsOf(hd).nth(1).getByText("Needs revision").waitFor();
     await deliver(wp, gigId, title, 2, "Shop pages, with prices: https://example.com/shop/pages-2", false);
-    hd = await openDetails(hp, gigId, title);
+    hd = await openGigDetails(hp, gigId, title);
     await stepsOf(hd).nth(1).getByText("Submitted").waitFor();
     await hd.getByRole("button", { name: "Raise Dispute" }).click();
     await hd.getByLabel("Reason for the dispute").fill("The prices are still wrong on half of the pages.");
@@ -141,9 +134,7 @@ describe("a job in three milestones, from posting to completion (issue 28)", () 
     await shot(hp, "03-hirer-milestone-2-disputed");
 
     // --- The admin splits milestone 2 half and half; the gig goes on to milestone 3.
-    await ap.goto("/admin");
-    for (const digit of adminPin) await ap.getByRole("group", { name: "PIN keypad" }).getByRole("button", { name: digit, exact: true }).click();
-    await ap.getByRole("button", { name: "OK" }).click();
+    await adminLogIn(ap, adminPin);
     await ap.getByRole("tab", { name: /Disputes \(\d+\)/ }).click();
     const card = ap.getByRole("listitem").filter({ has: ap.getByRole("heading", { name: title }) });
     await card.getByText("Milestone 2 of 3: Shop pages").waitFor();
@@ -157,15 +148,15 @@ describe("a job in three milestones, from posting to completion (issue 28)", () 
     await eventually("milestone 3 current", async () => (await getGig(baseUrl, hirer, gigId)).currentMilestone === 3);
 
     // --- Milestone 3: funded, delivered, approved: the gig is completed.
-    hd = await openDetails(hp, gigId, title);
+    hd = await openGigDetails(hp, gigId, title);
     await stepsOf(hd).nth(1).getByText("Settled").waitFor();
     await fundFromSteps(hp, hd, 3, "Milestone 3 of 3: Checkout with Lightning", "5,125 sats");
     await deliver(wp, gigId, title, 3, "Checkout: https://example.com/shop/checkout");
-    hd = await openDetails(hp, gigId, title);
+    hd = await openGigDetails(hp, gigId, title);
     await hd.getByRole("button", { name: "Approve milestone 3" }).click();
     await expectToast(hp, "Work Approved");
     await eventually("the gig completed", async () => (await getGig(baseUrl, hirer, gigId)).status === "completed");
-    hd = await openDetails(hp, gigId, title);
+    hd = await openGigDetails(hp, gigId, title);
     await stepsOf(hd).nth(2).getByText(/^(Approved|Paid)$/).waitFor();
     await stepsOf(hd).nth(2).scrollIntoViewIfNeeded();
     await shot(hp, "05-hirer-completed");

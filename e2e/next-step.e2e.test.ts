@@ -11,20 +11,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { apiJson } from "./support/api";
 import { VIEWPORTS, useBrowser } from "./support/browser";
-import {
-  claimedJob,
-  closeDialog,
-  dialog,
-  expectToast,
-  fundedJob,
-  gigCard,
-  mainTab,
-  member,
-  searchBrowse,
-  shotsOnFailure,
-  storyShot,
-  uniqueTitle,
-} from "./support/gigs";
+import { claimedJob, closeDialog, dialog, expectToast, fundedJob, gigCard, mainTab, member, searchBrowse, shotsOnFailure, storyShot, uniqueTitle, openGigDetails } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const openPage = useBrowser();
@@ -38,13 +25,6 @@ const paymentFact = (d: Locator) => d.getByRole("term").filter({ hasText: /^Paym
 /** True once `locator` holds the keyboard focus. */
 const focused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
 
-/** The details of a gig the member takes part in, opened by its link (tab=active&gigId=…). */
-async function openDetails(page: Page, gigId: string, title: string): Promise<Locator> {
-  await page.goto(`/?tab=active&gigId=${gigId}`);
-  const d = dialog(page, title);
-  await d.waitFor();
-  return d;
-}
 
 /** On a phone the details fill the screen, edge to edge (below a toast while one shows, as every dialog). */
 async function expectFullScreen(page: Page, d: Locator): Promise<void> {
@@ -125,7 +105,7 @@ describe("the next step in sight (360 px)", () => {
     await closeDialog(wDetails);
 
     // --- Hirer: "Wes Worker wants this gig — Review"; Review goes to the message; they pay 10,250.
-    const hDetails = await openDetails(hp, gig.id, title);
+    const hDetails = await openGigDetails(hp, gig.id, title);
     await expectFullScreen(hp, hDetails);
     const hNext = nextStep(hDetails);
     await hNext.getByText("Wes Worker wants this gig").waitFor();
@@ -224,7 +204,7 @@ describe("the next step in sight (360 px)", () => {
 
     const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken });
     shotsOnFailure("next-step-mobile-post-again", { hirer: page });
-    const d = await openDetails(page, posted.gig.id, title);
+    const d = await openGigDetails(page, posted.gig.id, title);
     await d.getByText("This gig was cancelled.", { exact: true }).waitFor();
     await d.getByText("Never funded, so no sats were taken.").waitFor();
     expect(await d.getByText(/into escrow before the gig opens/).count()).toBe(0);
@@ -269,7 +249,7 @@ describe("the next step in sight (1280 px)", () => {
     await storyShot(W.page, "next-step-desktop-01-worker-details");
 
     // Hirer: the next move is the worker's: a quiet line, and what they pay.
-    const hd = await openDetails(H.page, gig.id, title);
+    const hd = await openGigDetails(H.page, gig.id, title);
     await hd.getByText("Waiting for the worker to start work.").waitFor();
     expect(await nextStep(hd).count()).toBe(0);
     await paymentFact(hd).getByText("You pay 10,250 sats").waitFor();

@@ -204,3 +204,22 @@ export async function myGigByTitle(baseUrl: string, who: SignedInUser, title: st
   if (!found) throw new Error(`no gig titled "${title}" among ${mine.length} of the member's gigs`);
   return found;
 }
+
+/** The details of a gig the member takes part in, opened by its link (tab=active&gigId=…), as a notification opens it. */
+export async function openGigDetails(page: Page, gigId: string, title: string): Promise<Locator> {
+  await page.goto(`/?tab=active&gigId=${gigId}`);
+  const d = dialog(page, title);
+  await d.waitFor();
+  return d;
+}
+
+/** A gig's milestones as steps, in its details. */
+export const milestoneSteps = (details: Locator) => details.getByRole("list", { name: "Milestones" }).getByRole("listitem");
+
+/** The admin logs in with the PIN keypad on /admin. */
+export async function adminLogIn(page: Page, pin: string): Promise<void> {
+  await page.goto("/admin");
+  for (const digit of pin) await page.getByRole("group", { name: "PIN keypad" }).getByRole("button", { name: digit, exact: true }).click();
+  await page.getByRole("button", { name: "OK" }).click();
+  await page.getByRole("button", { name: /logout/i }).waitFor();
+}
