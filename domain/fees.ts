@@ -19,7 +19,7 @@
 
 /** 2.5 % in basis points (1 bp = 0.01 %). */
 export const PLATFORM_FEE_BPS = 250;
-const BPS_DENOMINATOR = 10_000;
+export const BPS_DENOMINATOR = 10_000;
 
 export const MIN_PAYMENT = 1;
 export const MAX_PAYMENT = 1_000_000;

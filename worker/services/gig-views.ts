@@ -9,6 +9,7 @@ import { milestoneMoney, milestoneStep, type MilestoneProposalView, type Milesto
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { allMeasured, type UserRow } from "../db/client";
 import { gigMilestones, gigs, invoices, milestoneProposals, payouts, users } from "../db/schema";
+import { totalChargeSql } from "./ledger";
 import { notFound } from "../errors";
 import type { Deps } from "./deps";
 
@@ -54,7 +55,7 @@ export function posterOf(row: GigViewJoinedRow): PosterRow {
 
 
 /** Sats held in a gig's escrow (every funded milestone's total charge), as SQL over its milestones. */
-export const ESCROW_HELD_SQL = sql`(SELECT COALESCE(SUM(m.amount + (m.amount * 250 + 9999) / 10000), 0) FROM ${gigMilestones} m WHERE m.gig_id = ${gigs.id} AND m.escrow = 'funded')`;
+export const ESCROW_HELD_SQL = sql`(SELECT COALESCE(SUM(${totalChargeSql("m.amount")}), 0) FROM ${gigMilestones} m WHERE m.gig_id = ${gigs.id} AND m.escrow = 'funded')`;
 
 export function gigView(gig: GigViewRow & { escrowHeld?: number }, poster: PosterRow, viewer: { userId: string | null; isAdmin: boolean }): GigView {
   const privileged = viewer.isAdmin || isParty(gig, viewer.userId);

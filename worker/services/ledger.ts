@@ -23,12 +23,20 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { gigMilestones, gigs, ledgerEntries } from "../db/schema";
 import type { LedgerCheck } from "../../domain/admin-views";
+import { BPS_DENOMINATOR, PLATFORM_FEE_BPS } from "../../domain/fees";
 
 export type { LedgerCheck };
 
 export type Posting = readonly [account: string, amount: number];
 
 export const escrowAccount = (gigId: string) => `escrow:${gigId}`;
+
+/**
+ * domain/fees.ts totalCharge in SQL, over an integer column of sats (`amount + ceil(amount × 2.5 %)`), for the
+ * queries that sum what escrow holds: the one fee rule, not its numbers written again.
+ */
+export const totalChargeSql = (amount: string) =>
+  sql.raw(`(${amount} + (${amount} * ${PLATFORM_FEE_BPS} + ${BPS_DENOMINATOR - 1}) / ${BPS_DENOMINATOR})`);
 export const payableAccount = (payoutId: string) => `payable:${payoutId}`;
 export const WALLET = "wallet";
 export const FEES = "fees";
@@ -77,10 +85,10 @@ export async function checkLedger(db: Db): Promise<LedgerCheck> {
   // A milestone's escrow holds exactly its total charge (amount + ceil(2.5 %)) while funded, nothing otherwise.
   const wrongMilestones = await db.all<{ gig_id: string; number: number; escrow: string; balance: number; expected: number }>(
     sql`SELECT m.gig_id, m.number, m.escrow, COALESCE((SELECT SUM(l.amount) FROM ${ledgerEntries} l WHERE l.account = m.escrow_account), 0) AS balance,
-              CASE WHEN m.escrow = 'funded' THEN m.amount + (m.amount * 250 + 9999) / 10000 ELSE 0 END AS expected
+              CASE WHEN m.escrow = 'funded' THEN ${totalChargeSql("m.amount")} ELSE 0 END AS expected
        FROM ${gigMilestones} m
        WHERE COALESCE((SELECT SUM(l.amount) FROM ${ledgerEntries} l WHERE l.account = m.escrow_account), 0)
-             <> CASE WHEN m.escrow = 'funded' THEN m.amount + (m.amount * 250 + 9999) / 10000 ELSE 0 END
+             <> CASE WHEN m.escrow = 'funded' THEN ${totalChargeSql("m.amount")} ELSE 0 END
        LIMIT 20`,
   );
   for (const r of wrongMilestones) problems.push(`milestone ${r.number} of gig ${r.gig_id} is ${r.escrow} but its escrow holds ${r.balance} sats (expected ${r.expected})`);
