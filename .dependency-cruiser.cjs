@@ -31,6 +31,31 @@ module.exports = {
       to: { path: "^(worker|durable-objects)/" },
     },
     {
+      name: "only-the-page-renderer-imports-the-web-app",
+      severity: "error",
+      comment:
+        "The Worker renders public pages with the web app's own components (decision 030), and only worker/pages/ does: " +
+        "nothing else of the Worker's, no Durable Object and nothing in domain/ imports web/.",
+      from: { path: "^(worker|durable-objects|domain)/", pathNot: "^worker/pages/" },
+      to: { path: "^web/" },
+    },
+    {
+      name: "the-page-renderer-uses-the-server-entry-only",
+      severity: "error",
+      comment:
+        "worker/pages/ reaches the web app through `#ssr` alone (package.json imports): its types are web/src/ssr/contract.ts, " +
+        "its code web/src/ssr/render.tsx. No other web module is the Worker's to import.",
+      from: { path: "^worker/pages/" },
+      to: { path: "^web/", pathNot: "^web/src/ssr/contract\\.ts$" },
+    },
+    {
+      name: "the-browser-never-imports-the-server-render",
+      severity: "error",
+      comment: "web/src/ssr/ is the Worker's entry into the web app (react-dom/server and all): no browser module imports it.",
+      from: { path: "^web/", pathNot: "^web/src/ssr/" },
+      to: { path: "^web/src/ssr/" },
+    },
+    {
       name: "durable-objects-never-touch-the-database",
       severity: "error",
       comment: "The GigRoom and the MemberInbox hold sockets and broadcast; reading and storing go through services.",

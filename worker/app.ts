@@ -8,6 +8,7 @@ import { identify } from "./auth/middleware";
 import { resolveAdminToken } from "./auth/admin";
 import { d1Session } from "./d1-sessions";
 import { publicCache } from "./public-cache";
+import { isThisBuild } from "./pages/page";
 import { securityHeaders } from "./security-headers";
 import { authRoutes } from "./routes/auth";
 import { configRoutes } from "./routes/config";
@@ -48,6 +49,12 @@ export function buildApp() {
   app.use("/.well-known/nostr.json", publicCache((request, env, ctx) => app.fetch(request, env, ctx)));
   app.use("/api/*", d1Session);
   app.use("/api/*", identify(resolveAdminToken));
+  // The pages the Worker renders (routes/previews.ts): a visitor's from the edge cache while it is this build's,
+  // their reads from the nearest copy of the database. Nothing on them reads a session.
+  const pageCache = publicCache((request, env, ctx) => app.fetch(request, env, ctx), {
+    isCurrent: (stored, c) => isThisBuild(stored, c.env.ASSETS, new URL(c.req.url).origin),
+  });
+  for (const page of ["/", "/gig/:id", "/gigs/:id", "/user/:npub"]) app.use(page, pageCache, d1Session);
 
   app.route("/.well-known/lnurlp", lnurlpRoutes);
   app.route("/.well-known/nostr.json", nip05Routes);

@@ -359,11 +359,22 @@ const MATRIX: Record<string, Row | Row[]> = {
     note: "the CORS preflight of a web client's NIP-05 read",
   },
 
-  // -- Link previews, robots.txt, the sitemap: the same answer to everyone, credentials or not --
+  // -- The pages the Worker renders (with their link previews), robots.txt, the sitemap: the same to everyone --
+  "GET /": {
+    objectless: true,
+    request: () => ({ path: "/", env: WITH_SHELL }),
+    expect: EVERYONE(200),
+    note: "The browse list's first page as a visitor sees it; a request with a credential gets it without data (decision 030).",
+  },
   "GET /gig/:id": {
     request: async (c) => ({ path: `/gig/${(await c.w.gig(c.obj)).id}`, env: WITH_SHELL }),
     expect: EVERYONE(200),
-    note: "What a visitor may see, whoever asks: the preview never reads the caller's session.",
+    note: "What a visitor may see, whoever asks: the page and its preview never read the caller's session.",
+  },
+  "GET /gigs/:id": {
+    request: async (c) => ({ path: `/gigs/${(await c.w.gig(c.obj)).id}`, env: WITH_SHELL }),
+    expect: EVERYONE(200),
+    note: "The same page as /gig/:id (profile cards link here).",
   },
   "GET /user/:npub": {
     request: async (c) => ({ path: `/user/${(await c.w.ownerOf(c.role, c.obj)).npub}`, env: WITH_SHELL }),

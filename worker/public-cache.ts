@@ -35,8 +35,14 @@ const refreshing = new Set<string>();
 /** Requests this middleware made itself to refresh a key: they skip the look-up and are stored. */
 const refreshes = new WeakSet<Request>();
 
-/** `refresh` runs the app for a request (the app's own fetch), to make a fresh answer after a stale one was served. */
-export function publicCache(refresh: (request: Request, env: Env, ctx: AppContext["executionCtx"]) => Response | Promise<Response>): MiddlewareHandler<AppEnv> {
+/**
+ * `refresh` runs the app for a request (the app's own fetch), to make a fresh answer after a stale one was served.
+ * `isCurrent`, when given, may turn a stored answer down (a rendered page of an earlier build: worker/pages/).
+ */
+export function publicCache(
+  refresh: (request: Request, env: Env, ctx: AppContext["executionCtx"]) => Response | Promise<Response>,
+  { isCurrent }: { isCurrent?: (stored: Response, c: AppContext) => Promise<boolean> } = {},
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const misplaced = misplacedSocketSession(c);
     if (misplaced) return misplaced;
@@ -47,7 +53,7 @@ export function publicCache(refresh: (request: Request, env: Env, ctx: AppContex
     const isRefresh = refreshes.has(c.req.raw);
     if (!isRefresh) {
       const stored = await cache.match(key);
-      if (stored) {
+      if (stored && (!isCurrent || (await isCurrent(stored, c)))) {
         const age = (Date.now() - Number(stored.headers.get(STORED_AT) ?? 0)) / 1000;
         if (age <= fresh) return served(stored, "hit");
         if (!refreshing.has(key)) {
@@ -65,7 +71,8 @@ export function publicCache(refresh: (request: Request, env: Env, ctx: AppContex
       await cache.delete(key).catch((err) => console.error("could not delete a gone public page", err));
       return;
     }
-    if (c.res.status !== 200) return;
+    // Only a plain success, and nothing its maker says must not be kept (a page that fell back to the plain shell).
+    if (c.res.status !== 200 || /\bno-store\b/.test(c.res.headers.get("Cache-Control") ?? "")) return;
     const copy = new Response(c.res.clone().body, c.res);
     copy.headers.set(STORED_AT, String(Date.now()));
     copy.headers.set("Cache-Control", `public, s-maxage=${fresh + STALE_SECONDS}`);

@@ -37,6 +37,8 @@ export interface OpenPageOptions {
   sessionToken?: string;
   /** Milliseconds an action or wait may take before it fails. */
   timeout?: number;
+  /** false: a browser that runs no script (what a crawler or a reader with JavaScript off sees). */
+  javaScriptEnabled?: boolean;
 }
 
 export interface OpenedPage {
@@ -54,6 +56,7 @@ export async function openPage(browser: Browser, baseUrl: string, options: OpenP
     viewport: VIEWPORTS[viewport],
     isMobile: viewport === "mobile",
     hasTouch: viewport === "mobile",
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
     // Each context is another person at another address (see clientAddress).
     extraHTTPHeaders: { "CF-Connecting-IP": clientAddress() },
     storageState: options.sessionToken

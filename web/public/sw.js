@@ -1,13 +1,22 @@
-// Gigstr's service worker: the app opens without a network. It keeps the app shell (the page every route
-// serves) and the static assets; it never keeps an API answer, a socket, or anything of another origin.
+// Gigstr's service worker: the app opens without a network. It keeps the app shell (the plain page every route
+// the Worker does not render serves) and the static assets; it never keeps an API answer, a socket, a page the
+// Worker rendered (its data is a moment's), or anything of another origin.
 // Pages: the network first (so a deploy is seen at once), the kept shell when offline. Hashed assets
 // (/assets/*): kept once fetched (a new build has new names). Icons and the manifest: kept, refreshed behind.
-const SHELL_CACHE = "gigstr-shell-v1";
+const SHELL_CACHE = "gigstr-shell-v2";
 const ASSET_CACHE = "gigstr-assets-v1";
 const KEPT = [SHELL_CACHE, ASSET_CACHE];
 /** Most hashed assets kept: a few builds' worth; the oldest go first. */
 const MAX_ASSETS = 80;
+/** The key the shell is kept under. */
 const SHELL = "/";
+/**
+ * Where the plain shell is fetched: a path no page and no file has, which the static assets answer with the app's
+ * index.html (`not_found_handling = "single-page-application"`). `/` is a page the Worker renders (decision 030).
+ */
+const SHELL_SOURCE = "/app-shell";
+/** The header on every page the Worker renders (worker/pages/page.ts): such a page is never kept as the shell. */
+const RENDERED = "x-page-build";
 const STATIC = ["/manifest.webmanifest", "/favicon.svg", "/icons/icon-192.png", "/icons/icon-512.png"];
 
 /** What the worker never touches: the API, sockets, LNURL, link previews' crawlers get the network as is. */
@@ -33,7 +42,7 @@ async function keepShell(response) {
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
-      const shell = await fetch(SHELL, { cache: "no-store" });
+      const shell = await fetch(SHELL_SOURCE, { cache: "no-store" });
       if (!shell.ok) throw new Error(`the app shell answered ${shell.status}`);
       await keepShell(shell);
       await (await caches.open(SHELL_CACHE)).addAll(STATIC);
@@ -60,10 +69,9 @@ async function trimAssets() {
 async function page(request) {
   try {
     const response = await fetch(request);
-    // Every route answers the same shell; a gig's or member's page carries their link preview in its head, so
-    // the plain shell is kept from the other pages only.
-    const path = new URL(request.url).pathname;
-    const plain = !path.startsWith("/gig/") && !path.startsWith("/user/");
+    // Every route the Worker does not render answers the plain shell: kept from them. A rendered page (the browse
+    // list, a gig's, a member's page, with their data and link preview) is not a shell for other routes.
+    const plain = !response.headers.has(RENDERED);
     if (plain && response.ok && (response.headers.get("content-type") ?? "").includes("text/html")) {
       keepShell(response.clone()).catch(() => undefined);
     }

@@ -1,60 +1,80 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, useState } from "react";
+import { hydrate, QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { ToastProvider } from "./components/ui/toast";
 import { AuthProvider } from "./features/auth/auth-context";
+import { RenderedAtContext } from "./lib/hydration";
 import { createQueryClient } from "./lib/query-client";
+import { ServerPageContext, type ServerPage } from "./lib/server-page";
 import { HomeRoute } from "./routes/home";
 import { AppFrame, MainLayout, RouteLoading } from "./routes/root-layout";
+// The screens only the browser renders (each loaded when first visited); the Worker's bundle gets stand-ins.
+import { AdminRoute, FaqRoute, PrivacyRoute, ProfileByIdRoute, ProfileRoute, TermsRoute } from "#browser-only-routes";
 
 // The main page ships with the first bundle; every other screen loads when first visited.
 // (Declarative routes: the data router's extra code would cost ~15 KB gzipped on the first page.)
-const ProfileRoute = lazy(() => import("./routes/profile").then((m) => ({ default: m.ProfileRoute })));
-const ProfileByIdRoute = lazy(() => import("./routes/profile-by-id").then((m) => ({ default: m.ProfileByIdRoute })));
 const UserRoute = lazy(() => import("./routes/user").then((m) => ({ default: m.UserRoute })));
 const GigRoute = lazy(() => import("./routes/gig").then((m) => ({ default: m.GigRoute })));
-const TermsRoute = lazy(() => import("./routes/terms").then((m) => ({ default: m.TermsRoute })));
-const PrivacyRoute = lazy(() => import("./routes/privacy").then((m) => ({ default: m.PrivacyRoute })));
-const FaqRoute = lazy(() => import("./routes/faq").then((m) => ({ default: m.FaqRoute })));
-const AdminRoute = lazy(() => import("./routes/admin").then((m) => ({ default: m.AdminRoute })));
 const NotFoundRoute = lazy(() => import("./routes/not-found").then((m) => ({ default: m.NotFoundRoute })));
+
+/** The paths of the pages the Worker renders (decision 030): its page reads (ssr/render.tsx) are keyed by them. */
+export const PAGE_PATHS = { gig: "gig/:id", gigs: "gigs/:id", user: "user/:npub" } as const;
+
+/** The one route table: the browser's router and the Worker's render (ssr/render.tsx) both read it. */
+export const appRoutes = (
+  <Route element={<AppFrame />}>
+    <Route element={<MainLayout />}>
+      <Route index element={<HomeRoute />} />
+      <Route path="profile" element={<ProfileRoute />} />
+      {/* The admin Reports tab links to /profile/{reporterId} and /gig/{gigId} (SPEC.md §2). */}
+      <Route path="profile/:userId" element={<ProfileByIdRoute />} />
+      <Route path={PAGE_PATHS.user} element={<UserRoute />} />
+      <Route path={PAGE_PATHS.gigs} element={<GigRoute />} />
+      <Route path={PAGE_PATHS.gig} element={<GigRoute />} />
+      <Route path="terms" element={<TermsRoute />} />
+      <Route path="privacy" element={<PrivacyRoute />} />
+      <Route path="faq" element={<FaqRoute />} />
+      <Route path="*" element={<NotFoundRoute />} />
+    </Route>
+    <Route path="admin" element={<AdminRoute />} />
+  </Route>
+);
 
 export function AppRoutes() {
   return (
     <Suspense fallback={<RouteLoading />}>
-      <Routes>
-        <Route element={<AppFrame />}>
-          <Route element={<MainLayout />}>
-            <Route index element={<HomeRoute />} />
-            <Route path="profile" element={<ProfileRoute />} />
-            {/* The admin Reports tab links to /profile/{reporterId} and /gig/{gigId} (SPEC.md §2). */}
-            <Route path="profile/:userId" element={<ProfileByIdRoute />} />
-            <Route path="user/:npub" element={<UserRoute />} />
-            <Route path="gigs/:id" element={<GigRoute />} />
-            <Route path="gig/:id" element={<GigRoute />} />
-            <Route path="terms" element={<TermsRoute />} />
-            <Route path="privacy" element={<PrivacyRoute />} />
-            <Route path="faq" element={<FaqRoute />} />
-            <Route path="*" element={<NotFoundRoute />} />
-          </Route>
-          <Route path="admin" element={<AdminRoute />} />
-        </Route>
-      </Routes>
+      <Routes>{appRoutes}</Routes>
     </Suspense>
   );
 }
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
+/** Everything around the router, the same on the server and in the browser (so the trees hydrate alike). */
+export function AppProviders({ queryClient, renderedAt, children }: { queryClient: QueryClient; renderedAt: number | null; children: ReactNode }) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <ToastProvider>
-        <AuthProvider>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
-        </AuthProvider>
-      </ToastProvider>
-    </QueryClientProvider>
+    <RenderedAtContext.Provider value={renderedAt}>
+      <QueryClientProvider client={queryClient}>
+        <ToastProvider>
+          <AuthProvider>{children}</AuthProvider>
+        </ToastProvider>
+      </QueryClientProvider>
+    </RenderedAtContext.Provider>
+  );
+}
+
+/** The browser's app; `page`: the Worker rendered this document, and its data seeds the query cache. */
+export function App({ page }: { page?: ServerPage }) {
+  const [queryClient] = useState(() => {
+    const client = createQueryClient();
+    if (page) hydrate(client, page.state);
+    return client;
+  });
+  return (
+    <ServerPageContext.Provider value={page ?? null}>
+      <AppProviders queryClient={queryClient} renderedAt={page?.renderedAt ?? null}>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </AppProviders>
+    </ServerPageContext.Provider>
   );
 }

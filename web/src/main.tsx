@@ -1,18 +1,38 @@
 import { startTransition, StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app";
+import { PAGE_STATE_ID, type ServerPage } from "./lib/server-page";
 import { registerServiceWorker } from "./lib/service-worker";
 import "./styles.css";
 
 if (import.meta.env.PROD) registerServiceWorker();
 
-// The first render as a transition: React yields to the browser every few milliseconds instead of holding the
-// main thread for the whole tree (Lighthouse's Total Blocking Time on a phone).
-const root = createRoot(document.getElementById("root")!);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-});
+/** The page the Worker rendered into this document (decision 030), if it is the one the address names. */
+function serverPage(root: HTMLElement): ServerPage | undefined {
+  const script = document.getElementById(PAGE_STATE_ID);
+  if (!script?.textContent || !root.hasChildNodes()) return undefined;
+  try {
+    const page = JSON.parse(script.textContent) as ServerPage;
+    return page.url === location.pathname + location.search ? page : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const rootElement = document.getElementById("root")!;
+const page = serverPage(rootElement);
+const app = (
+  <StrictMode>
+    <App page={page} />
+  </StrictMode>
+);
+if (page) {
+  // The Worker's HTML already shows the page: React takes it over with the same data, asking for none again.
+  hydrateRoot(rootElement, app);
+} else {
+  // The plain shell (another route, or the service worker's offline copy): the first render as a transition,
+  // so React yields to the browser every few milliseconds instead of holding the main thread for the whole
+  // tree (Lighthouse's Total Blocking Time on a phone). It replaces whatever the root held.
+  const root = createRoot(rootElement);
+  startTransition(() => root.render(app));
+}

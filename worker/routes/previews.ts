@@ -1,52 +1,38 @@
-// Link previews (`/gig/:id`, `/user/:npub`: the app's HTML shell with the page's own title and Open Graph /
-// Twitter tags, rewritten with HTMLRewriter), robots.txt and the sitemap. The web app then draws the page as
-// for any other route.
+// The pages the Worker renders (decision 030): `/` (the browse list's first page), a gig's (`/gig/:id`, and
+// `/gigs/:id` from profile cards) and a member's (`/user/:npub`), each with its link preview (title, Open Graph
+// and Twitter tags); robots.txt and the sitemap. worker/pages/ renders them; the edge cache keeps a visitor's.
 import { Hono } from "hono";
 import type { AppContext, AppEnv } from "../context";
-import { gigPreview, memberPreview, sitemapPaths, type LinkPreview } from "../services/link-previews";
+import { renderedPage, type PreviewOf } from "../pages/page";
+import { gigPreview, memberPreview, sitemapPaths } from "../services/link-previews";
 import { gigIdOfNaddr } from "../services/nostr-settings";
+import { isVisitor } from "../services/public-cache";
 import { depsOf } from "./deps";
 
 const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
-/** The static shell (dist/web/index.html) with `preview`'s title and tags. */
-async function shellWith(c: AppContext, preview: LinkPreview): Promise<Response> {
-  const origin = new URL(c.req.url).origin;
-  const shell = await c.env.ASSETS.fetch(new Request(`${origin}/`));
-  if (!shell.ok) return shell;
-  const url = new URL(c.req.path, origin).toString();
-  const tags: [string, string, string][] = [
-    ["property", "og:site_name", "Gigstr"],
-    ["property", "og:type", "website"],
-    ["property", "og:title", preview.title],
-    ["property", "og:description", preview.description],
-    ["property", "og:url", url],
-    ["name", "twitter:card", "summary"],
-    ["name", "twitter:title", preview.title],
-    ["name", "twitter:description", preview.description],
-  ];
-  const rewritten = new HTMLRewriter()
-    .on("title", { element: (el) => void el.setInnerContent(preview.title) })
-    .on('meta[name="description"]', { element: (el) => void el.setAttribute("content", preview.description) })
-    .on("head", {
-      element: (el) => {
-        for (const [attr, key, value] of tags) el.append(`<meta ${attr}="${key}" content="${escapeXml(value)}" />`, { html: true });
-      },
-    })
-    .transform(shell);
-  const res = new Response(rewritten.body, rewritten);
-  res.headers.set("Cache-Control", "public, max-age=60");
-  return res;
+function page(c: AppContext, previewOf?: PreviewOf): Promise<Response> {
+  return renderedPage({ url: new URL(c.req.url), visitor: isVisitor(c.req.raw.headers), assets: c.env.ASSETS, deps: depsOf(c) }, previewOf);
+}
+
+function gigPage(c: AppContext): Promise<Response> {
+  const id = c.req.param("id") ?? "";
+  return page(c, async (sources) => gigPreview(await sources.gig(id)));
 }
 
 export const previewRoutes = new Hono<AppEnv>()
+  .get("/", (c) => page(c))
   .get("/gig/:id", async (c) => {
     // A Nostr client opening one of our listings through the NIP-89 handler: its naddr names the gig.
     const listed = gigIdOfNaddr(c.env, c.req.param("id"));
     if (listed) return c.redirect(`/gig/${encodeURIComponent(listed)}`, 302);
-    return shellWith(c, await gigPreview(depsOf(c), c.req.param("id")));
+    return gigPage(c);
   })
-  .get("/user/:npub", async (c) => shellWith(c, await memberPreview(depsOf(c), c.req.param("npub"))));
+  .get("/gigs/:id", (c) => gigPage(c))
+  .get("/user/:npub", (c) => {
+    const npub = c.req.param("npub");
+    return page(c, async (sources) => memberPreview(await sources.member(npub)));
+  });
 
 export const robotsRoutes = new Hono<AppEnv>()
   .get("/robots.txt", (c) => {

@@ -1,11 +1,12 @@
-// What a shared link shows in a Nostr client or a chat app (Open Graph / Twitter tags on the app's HTML
-// shell), robots.txt and the sitemap. Only what any visitor may see: a gig a visitor cannot open (an
-// unpaid job request, a gig the admin removed) and an unknown or deleted member get the generic preview.
+// What a shared link shows in a Nostr client or a chat app (Open Graph / Twitter tags in the page's head),
+// robots.txt and the sitemap. Only what any visitor may see: the preview is made from the page's own reads as
+// a visitor (worker/pages/sources.ts), so a gig a visitor cannot open (an unpaid job request, a gig the admin
+// removed) and an unknown or deleted member get the generic preview.
 import { and, desc, eq, or, isNull, ne } from "drizzle-orm";
+import type { GigView } from "../../domain/gig-view";
+import type { PublicUser } from "../../domain/profile";
 import { gigs } from "../db/schema";
-import { AppError } from "../errors";
-import { getGig, REMOVED_BY_ADMIN } from "./gig-views";
-import { findUserByNpub } from "./users";
+import { REMOVED_BY_ADMIN } from "./gig-views";
 import type { Deps } from "./deps";
 
 export interface LinkPreview {
@@ -25,31 +26,19 @@ function clip(text: string, max = DESCRIPTION_MAX): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** Not found, or not for visitors: the generic preview. Anything else failing is a real error. */
-async function orGeneric(read: () => Promise<LinkPreview>): Promise<LinkPreview> {
-  try {
-    return await read();
-  } catch (err) {
-    if (err instanceof AppError && err.status === 404) return GENERIC_PREVIEW;
-    throw err;
-  }
+/** A gig's preview from what a visitor reads of it (null: not for visitors, so the generic one). */
+export function gigPreview(gig: Pick<GigView, "title" | "payment" | "gigType" | "category" | "description"> | null): LinkPreview {
+  if (!gig) return GENERIC_PREVIEW;
+  const price = `${gig.payment.toLocaleString("en-US")} sats`;
+  const kind = gig.gigType === "service_offering" ? "Service" : "Job";
+  return { title: `${gig.title} · ${price} · Gigstr`, description: clip(`${kind} in ${gig.category}, ${price}. ${gig.description}`) };
 }
 
-export function gigPreview(deps: Pick<Deps, "db">, gigId: string): Promise<LinkPreview> {
-  return orGeneric(async () => {
-    const gig = await getGig(deps, gigId, { userId: null, isAdmin: false });
-    const price = `${gig.payment.toLocaleString("en-US")} sats`;
-    const kind = gig.gigType === "service_offering" ? "Service" : "Job";
-    return { title: `${gig.title} · ${price} · Gigstr`, description: clip(`${kind} in ${gig.category}, ${price}. ${gig.description}`) };
-  });
-}
-
-export function memberPreview(deps: Pick<Deps, "db">, npub: string): Promise<LinkPreview> {
-  return orGeneric(async () => {
-    const member = await findUserByNpub(deps, npub);
-    const name = member.displayName || `${member.username.slice(0, 16)}…`;
-    return { title: `${name} on Gigstr`, description: clip(member.bio || `${name}'s gigs, reviews and work on Gigstr, the Bitcoin-only gig marketplace.`) };
-  });
+/** A member's preview from their public profile (null: unknown or deleted, so the generic one). */
+export function memberPreview(member: Pick<PublicUser, "displayName" | "username" | "bio"> | null): LinkPreview {
+  if (!member) return GENERIC_PREVIEW;
+  const name = member.displayName || `${member.username.slice(0, 16)}…`;
+  return { title: `${name} on Gigstr`, description: clip(member.bio || `${name}'s gigs, reviews and work on Gigstr, the Bitcoin-only gig marketplace.`) };
 }
 
 /** At most this many gigs in the sitemap: the newest open ones. */

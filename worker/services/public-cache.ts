@@ -20,6 +20,9 @@ export function isVisitor(headers: Headers): boolean {
 const LISTS = /^\/api\/gigs$/;
 const PAGES = [/^\/api\/gigs\/[^/]+$/, /^\/api\/users\/by-npub\/[^/]+$/, /^\/api\/users\/[^/]+$/, /^\/api\/portfolio\/user\/[^/]+$/, /^\/api\/reviews\/user\/[^/]+$/];
 
+/** The pages the Worker renders for visitors (worker/pages/, decision 030): the browse list's first page, a gig's, a member's. */
+const RENDERED_PAGES = [/^\/$/, /^\/gigs?\/[^/]+$/, /^\/user\/[^/]+$/];
+
 /** NIP-05 names (routes/nostr.ts): one answer per name, whoever asks. */
 const NIP05 = "/.well-known/nostr.json";
 
@@ -28,7 +31,8 @@ const KEY_ORIGIN = "https://public-cache.gigstr.invalid";
 
 /**
  * The cache key of a visitor's read, or null when it is not a public page: a list by its whole query (its
- * parameters sorted), a page only without one (so a purge of its one key reaches every visitor).
+ * parameters sorted), a page (an API read or a rendered page) only without one (so a purge of its one key
+ * reaches every visitor).
  */
 export function publicCacheKey(url: URL): string | null {
   if (url.pathname === NIP05) return `${KEY_ORIGIN}${NIP05}?name=${encodeURIComponent((url.searchParams.get("name") ?? "").trim().toLowerCase())}`;
@@ -37,15 +41,23 @@ export function publicCacheKey(url: URL): string | null {
     if (query.has("participant")) return null;
     return `${KEY_ORIGIN}${url.pathname}?${query.toString()}`;
   }
-  if (url.search === "" && PAGES.some((p) => p.test(url.pathname))) return `${KEY_ORIGIN}${url.pathname}`;
+  if (url.search === "" && (PAGES.some((p) => p.test(url.pathname)) || RENDERED_PAGES.some((p) => p.test(url.pathname)))) {
+    return `${KEY_ORIGIN}${url.pathname}`;
+  }
   return null;
 }
 
-/** Forgets a gig's own cached page: called when the gig changes, so visitors see the change at once. */
+/**
+ * Forgets a gig's cached pages: its API read, its rendered pages (`/gig/:id`, `/gigs/:id`) and the rendered
+ * browse list's first page (`/`), which it may enter, leave or show differently. Called when the gig changes,
+ * so visitors see the change at once.
+ */
 export async function forgetCachedGig(gigId: string): Promise<void> {
+  const id = encodeURIComponent(gigId);
+  const keys = [`/api/gigs/${id}`, `/gig/${id}`, `/gigs/${id}`, "/"].map((path) => `${KEY_ORIGIN}${path}`);
   try {
-    await caches.default.delete(`${KEY_ORIGIN}/api/gigs/${encodeURIComponent(gigId)}`);
+    await Promise.all(keys.map((key) => caches.default.delete(key)));
   } catch (err) {
-    console.error("could not purge a gig's cached page", gigId, err);
+    console.error("could not purge a gig's cached pages", gigId, err);
   }
 }

@@ -10,6 +10,7 @@ import { GigDialogsProvider } from "../features/gigs/gig-dialogs";
 import { useGigIntent } from "../features/gigs/gig-intent";
 import { PostGig } from "../features/gigs/post-gig";
 import { readMainPageParams, useMainTab } from "../features/layout/main-tab";
+import { useHydrated } from "../lib/hydration";
 
 /**
  * Honours ?tab=, ?gigId= and ?openChat=true: the gig to open is handed to the gig screens, the tab is kept
@@ -29,7 +30,10 @@ function useMainPageParams() {
 
 function MembersOnly({ action, children }: { action: string; children: React.ReactNode }) {
   const { user, isLoading } = useAuth();
-  if (isLoading) return <Skeleton className="mx-auto h-48 max-w-md rounded-xl" />;
+  // Whether this browser holds a session is known only once hydrated (the Worker's HTML is a visitor's): until
+  // then the tab's placeholder, so a member's reload does not flash the visitor's Login Required card.
+  const hydrated = useHydrated();
+  if (isLoading || !hydrated) return <Skeleton className="mx-auto h-48 max-w-md rounded-xl" />;
   if (!user) return <LoginRequiredCard action={action} />;
   return children;
 }

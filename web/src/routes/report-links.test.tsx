@@ -3,6 +3,7 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { AppRoutes } from "../app";
+import { makeGig } from "../features/gigs/gig-factories";
 import { makeUser } from "../test/factories";
 import { apiError, mockApi } from "../test/mock-api";
 import { LocationProbe, renderWithApp } from "../test/render";
@@ -21,14 +22,25 @@ function renderApp(route: string, options: Parameters<typeof renderWithApp>[1] =
 
 describe("admin report links", () => {
   it("/gig/:id shows the same gig screen as /gigs/:id", async () => {
-    mockApi({});
-    renderApp("/gig/abcdef12-3456-7890-abcd-ef1234567890");
-    expect(await screen.findByRole("heading", { name: "Gig abcdef12" })).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "View Details" })).toHaveAttribute(
-      "href",
-      "/?tab=active&gigId=abcdef12-3456-7890-abcd-ef1234567890",
-    );
-    expect(screen.queryByRole("heading", { name: "Page not found" })).not.toBeInTheDocument();
+    const id = "abcdef12-3456-7890-abcd-ef1234567890";
+    const gig = makeGig({ id, title: "Reported gig" });
+    const api = mockApi({ [`GET /api/gigs/${id}`]: () => gig });
+    for (const path of [`/gig/${id}`, `/gigs/${id}`]) {
+      const view = renderApp(path);
+      expect(await screen.findByRole("heading", { name: "Reported gig" })).toBeInTheDocument();
+      expect(screen.getByText("abcdef12")).toBeInTheDocument();
+      expect(screen.getByRole("link", { name: "View Details" })).toHaveAttribute("href", `/?tab=active&gigId=${id}`);
+      expect(screen.queryByRole("heading", { name: "Page not found" })).not.toBeInTheDocument();
+      view.unmount();
+    }
+    expect(api.callsTo("GET", `/api/gigs/${id}`)).toHaveLength(2);
+  });
+
+  it("/gig/:id of a gig the API does not show says Gig not found, with a way home", async () => {
+    mockApi({ "GET /api/gigs/gone": () => apiError(404, "Gig not found", "gig_not_found") });
+    renderApp("/gig/gone");
+    expect(await screen.findByRole("heading", { name: "Gig not found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to Home" })).toHaveAttribute("href", "/");
   });
 
   it("/profile/:userId shows Loading, looks the user up by id, then replaces itself with /user/<npub>", async () => {

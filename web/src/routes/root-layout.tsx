@@ -8,6 +8,7 @@ import { ScrollToTop } from "../features/layout/scroll-to-top";
 import { TopBar } from "../features/layout/top-bar";
 import { SUGGESTION_BUTTON_CLEARANCE, SuggestionBoxButton } from "../features/suggestions/suggestion-box-button";
 import { SettingsDialogProvider } from "../features/profile/settings-context";
+import { ReadAgainAsMember } from "../lib/server-page";
 
 /** What every screen shares, the admin panel included: the app-wide dialogs, scroll-to-top and the offline banner. */
 export function AppFrame() {
@@ -44,6 +45,7 @@ export function MainLayout() {
       <main id="main" tabIndex={-1} className="mx-auto min-h-dvh w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-10">
         <Suspense fallback={<RouteLoading />}>
           <Outlet />
+          <ReadAgainAsMember />
         </Suspense>
       </main>
       <Footer />

@@ -2,11 +2,13 @@
 // success sets the user; the server refusing the session (401) removes the token and signs out. Any other
 // failure (the network, the server) says nothing about the session: the member is kept (a member already
 // shown stays shown) and `unreachable` offers a retry. Login stores token and user, logout clears both.
-// A refresh re-fetches the user and only logs on failure.
+// A refresh re-fetches the user and only logs on failure. The token is read only in the browser, after hydrating
+// the Worker's HTML (which is the visitor's page): the first render signs no one in (lib/hydration.ts).
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import type { OwnUser } from "../../../../domain/profile";
 import { ApiError, apiJson, getSessionToken, SESSION_TOKEN_KEY } from "../../lib/api";
+import { useHydrated } from "../../lib/hydration";
 import { forgetCurrentSigner } from "./signer";
 
 export const authKeys = {
@@ -37,7 +39,11 @@ export function fetchCurrentUser(): Promise<OwnUser> {
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const [hasToken, setHasToken] = useState(() => getSessionToken() !== null);
+  const hydrated = useHydrated();
+  // Whether this browser held a token when the app started (read once hydrated); then what login and logout set.
+  const heldAtStart = useMemo(() => hydrated && getSessionToken() !== null, [hydrated]);
+  const [signedIn, setSignedIn] = useState<boolean | null>(null);
+  const hasToken = signedIn ?? heldAtStart;
 
   const me = useQuery({
     queryKey: authKeys.me(),
@@ -63,7 +69,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     (sessionToken: string, user: OwnUser) => {
       localStorage.setItem(SESSION_TOKEN_KEY, sessionToken);
       queryClient.setQueryData(authKeys.me(), user);
-      setHasToken(true);
+      setSignedIn(true);
     },
     [queryClient],
   );
@@ -75,7 +81,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // Whatever was cached belonged to the member who just left.
     queryClient.removeQueries();
     queryClient.setQueryData(authKeys.me(), null);
-    setHasToken(false);
+    setSignedIn(false);
   }, [queryClient]);
 
   const logout = useCallback(() => {

@@ -8,6 +8,7 @@ import { BriefcaseIcon, XIcon } from "../../components/ui/icons";
 import { Input } from "../../components/ui/input";
 import { errorText } from "../../lib/api";
 import { cn } from "../../lib/cn";
+import { useNow } from "../../lib/hydration";
 import { useDebouncedValue } from "../../lib/use-debounced-value";
 import { mainTabHref } from "../layout/main-tab";
 import {
@@ -38,6 +39,8 @@ export function BrowseGigs() {
   const q = term.trim() === "" || isNpubSearch(debounced) ? "" : debounced.trim();
   const gigs = useBrowseGigs({ ...filters, q });
   const list = gigs.data?.pages.flatMap((page) => page.gigs) ?? [];
+  // The Worker renders the first page (decision 030): the cards' ages count from its render until hydrated.
+  const now = useNow();
 
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
@@ -185,7 +188,7 @@ export function BrowseGigs() {
           <ul className={cn("grid gap-4 sm:grid-cols-2 lg:grid-cols-3", gigs.isFetching && !gigs.isFetchingNextPage && "opacity-70")}>
             {list.map((gig) => (
               <li key={gig.id} className="flex flex-col">
-                <GigCard gig={gig} onOpen={(g) => openDetails(g.id)} />
+                <GigCard gig={gig} now={now} onOpen={(g) => openDetails(g.id)} />
               </li>
             ))}
           </ul>

@@ -1,6 +1,7 @@
 // The main page's tabs (SPEC.md §2): /?tab=browse|active|post. The main page honours the query
 // (tab, gigId, openChat) and then resets the URL to /, keeping the tab in the history entry's state.
 import { useLocation } from "react-router";
+import { useHydrated } from "../../lib/hydration";
 import type { GigIntent } from "../gigs/gig-intent";
 
 export const MAIN_TABS = ["browse", "active", "post"] as const;
@@ -27,11 +28,15 @@ export function readMainPageParams(search: URLSearchParams): MainPageParams {
   return { tab, intent };
 }
 
-/** The tab the main page shows, or null away from the main page. */
+/**
+ * The tab the main page shows, or null away from the main page. The history entry's tab (a reload after
+ * switching tabs) is the browser's alone: the Worker rendered Browse, so it counts only after hydrating.
+ */
 export function useMainTab(): MainTab | null {
   const location = useLocation();
+  const hydrated = useHydrated();
   if (location.pathname !== "/") return null;
   const fromQuery = parseMainTab(new URLSearchParams(location.search).get("tab"));
-  const fromState = parseMainTab((location.state as { tab?: unknown } | null)?.tab);
+  const fromState = hydrated ? parseMainTab((location.state as { tab?: unknown } | null)?.tab) : null;
   return fromQuery ?? fromState ?? "browse";
 }

@@ -87,6 +87,8 @@ export function usePublicUser(npub: string) {
   return useQuery({
     queryKey: profileKeys.byNpub(npub),
     queryFn: () => apiJson<PublicUser>("GET", `/api/users/by-npub/${encodeURIComponent(npub)}`),
+    // The Worker renders /user/:npub (decision 030): its "User not found" comes with the page, not asked again.
+    retryOnMount: false,
   });
 }
 
