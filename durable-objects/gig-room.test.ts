@@ -5,9 +5,11 @@ import { signOutAdmin } from "../worker/auth/admin";
 import { makeDeps } from "../worker/composition";
 import { openDb } from "../worker/db/client";
 import { endSession } from "../worker/services/auth";
-import { postAdminChatMessage } from "../worker/services/chat";
+import { endSessionAtInbox } from "../worker/auth/member-sessions";
+import { sessionKeyOf } from "../worker/auth/tokens";
+import { forgetGigChat, gigChatHistory, postAdminChatMessage } from "../worker/services/chat";
 import { api, call, claimedJob, signUp } from "../worker/test/factories";
-import { adminSignIn } from "../worker/test/admin";
+import { adminSignIn, asAdmin } from "../worker/test/admin";
 import { anotherSession, joinedSocket, openInboxSocket, openSocket, type TestSocket } from "../worker/test/sockets";
 import { TOO_MANY_JOINS, TOO_MANY_SIGN_INS } from "./gig-room";
 import { uploadFile } from "../worker/test/uploads";
@@ -200,6 +202,8 @@ describe("chat messages", () => {
     const { hirer, gigId } = await claimedJob();
     const socket = await joinedSocket(gigId, hirer);
     await endSession({ db: openDb(env.DB) }, hirer.token);
+    // Requests check sessions at the member's inbox (decision 032): it hears of the end too, as a sign-out tells it.
+    await endSessionAtInbox(env, hirer.id, await sessionKeyOf(hirer.token));
     expect(await socket.ask({ type: "chat_message", gigId, message: "still here?" })).toMatchObject({ type: "error", message: expect.stringMatching(/session has ended/) });
     expect((await socket.waitForClose()).code).toBe(1008);
     // history is only for members with a session now; the worker sees nothing new
@@ -499,6 +503,8 @@ describe("sessions that end close their sockets at once", () => {
     hirerChat.send({ type: "chat_message", gigId, message: "still there?" });
     expect((await phoneChat.next()).message).toMatchObject({ message: "still there?" });
     expect(phoneTab.closed).toBeNull();
+    // The phone's tab hears of the message while its session holds.
+    expect((await phoneTab.next()).type).toBe("notification");
 
     expect((await call("/api/auth/logout", worker.token, "POST")).status).toBe(200);
     await toldEndedAndClosed(phoneChat);
@@ -548,5 +554,79 @@ describe("a socket's sign-ins and joins are limited", () => {
     expect(await patient.ask({ type: "join_gig", gigId })).toMatchObject({ type: "error", message: expect.stringMatching(/hirer and worker/) });
     expect(patient.closed).toBeNull();
     patient.close();
+  });
+});
+
+describe("each gig's room keeps its chat (decision 031)", () => {
+  const inD1 = async (gigId: string) => (await statement("SELECT COUNT(*) AS n FROM chat_messages WHERE gig_id = ?", gigId).first<{ n: number }>())!.n;
+  const summaryOf = (gigId: string) => statement("SELECT message_count, last_message_at, last_sender_id, last_sender_type FROM gig_chat_summaries WHERE gig_id = ?", gigId).first();
+
+  it("stores messages in the room, not in D1, and counts them in the gig's summary with the last time and sender", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const hirerSocket = await joinedSocket(gigId, hirer);
+    const workerSocket = await joinedSocket(gigId, worker);
+    expect(await summaryOf(gigId)).toBeNull();
+
+    const sql = await roomSql(gigId);
+    hirerSocket.send({ type: "chat_message", gigId, message: "First" });
+    await allReceive([hirerSocket, workerSocket], "First");
+    // The message's D1 writes are its gig's summary (one row, counted up) and the notifications: no chat_messages row.
+    expect(sql.filter((s) => /chat_messages/.test(s))).toEqual([]);
+    expect(sql.filter((s) => /^insert into "gig_chat_summaries"/.test(s))).toHaveLength(1);
+    const draft = await uploadFile(worker, "a draft", "draft.txt");
+    workerSocket.send({ type: "chat_message", gigId, message: "With a file", fileAttachment: draft.ref });
+    const last = (await hirerSocket.next()).message;
+    await workerSocket.next();
+
+    expect(await inD1(gigId)).toBe(0);
+    expect(await summaryOf(gigId)).toEqual({ message_count: 2, last_message_at: last.createdAt, last_sender_id: worker.id, last_sender_type: "user" });
+    const admin = await adminSignIn();
+    await postAdminChatMessage(makeDeps(env, (work) => void work()), gigId, "The admin here.");
+    await hirerSocket.next();
+    await workerSocket.next();
+    expect(await summaryOf(gigId)).toMatchObject({ message_count: 3, last_sender_id: null, last_sender_type: "admin" });
+    expect(await inD1(gigId)).toBe(0);
+
+    // Read back from the room: the history, the admin's view and the archive's.
+    const stored = await history(gigId, hirer.token);
+    expect(stored.map((m) => m.message)).toEqual(["First", "With a file", "The admin here."]);
+    expect(stored[1]).toEqual(last);
+    const adminView = (await asAdmin(admin, `/api/admin/chat/${gigId}`)).body as unknown as { id: string; message: string; attachmentId: string | null }[];
+    expect(adminView.map((m) => [m.id, m.message])).toEqual(stored.map((m) => [m.id, m.message]));
+    expect(adminView[1]!.attachmentId).toBe(last.fileAttachment.id);
+    expect(await gigChatHistory(env, gigId)).toEqual(stored);
+    hirerSocket.close();
+    workerSocket.close();
+  });
+
+  it("a member's @admin mention sent in the room puts the chat in the admin's unread chats, from the summary", async () => {
+    const { hirer, worker, gigId } = await claimedJob();
+    const socket = await joinedSocket(gigId, worker);
+    for (const text of ["Started", "Could @admin help with the deadline?"]) {
+      socket.send({ type: "chat_message", gigId, message: text });
+      await socket.next();
+    }
+    const admin = await adminSignIn();
+    const unread = (await asAdmin(admin, "/api/admin/unread-chats")).body as unknown as { gigId: string; reason: string; messageCount: number; lastMessageTime: string }[];
+    const newest = (await history(gigId, hirer.token)).at(-1) as unknown as { createdAt: string };
+    expect(unread.find((u) => u.gigId === gigId)).toMatchObject({ reason: "mention", messageCount: 2, lastMessageTime: newest.createdAt });
+    expect(((await asAdmin(admin, `/api/admin/chat/${gigId}`)).body as unknown as unknown[]).length).toBe(2);
+    expect(((await asAdmin(admin, "/api/admin/unread-chats")).body as unknown as { gigId: string }[]).map((u) => u.gigId)).not.toContain(gigId);
+    socket.close();
+  });
+
+  it("gives the archive every message oldest first, and forgets them when told, twice without harm", async () => {
+    const { hirer, gigId } = await claimedJob();
+    const socket = await joinedSocket(gigId, hirer);
+    for (const text of ["one", "two"]) {
+      socket.send({ type: "chat_message", gigId, message: text });
+      await socket.next();
+    }
+    expect((await gigChatHistory(env, gigId)).map((m) => m.message)).toEqual(["one", "two"]);
+    await forgetGigChat(env, gigId);
+    await forgetGigChat(env, gigId);
+    expect(await gigChatHistory(env, gigId)).toEqual([]);
+    expect(await history(gigId, hirer.token)).toEqual([]);
+    socket.close();
   });
 });

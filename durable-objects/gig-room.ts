@@ -1,11 +1,13 @@
 // GigRoom: one per gig. Holds the gig's chat sockets (hibernation API, DESIGN.md §7): it parses frames, keeps
-// who each socket is, and broadcasts; every check and every write is one call to the chat service. It also
-// wakes the gig's funding-invoice check with alarms, which re-arm only while an invoice is still pending.
+// who each socket is, and broadcasts; every check and every D1 write is one call to the chat service. It keeps
+// the gig's chat messages in its own SQLite storage (decision 031): it is their one writer, so their order and
+// ids are its own. It also wakes the gig's funding-invoice check with alarms, which re-arm only while an
+// invoice is still pending.
 import { DurableObject } from "cloudflare:workers";
 import { z } from "zod";
 import { clientFrameSchema, frameJson, type ChatMessageView, type ClientFrame, type ServerFrame } from "../domain/chat-protocol";
 import { isParty } from "../domain/gig";
-import type { Env, GigRoomApi } from "../worker/env";
+import type { Env, GigRoomApi, RoomChatMessage, RoomHistoryQuery } from "../worker/env";
 import { rememberChatRoom, type EndedSessionsApi } from "../worker/services/session-sockets";
 import { makeDeps } from "../worker/composition";
 import { AppError } from "../worker/errors";
@@ -18,6 +20,9 @@ import {
   mayChat,
   sendChatMessage,
   signInToChat,
+  storeAdminChatMessage,
+  writeChatSummary,
+  type ChatRoomStore,
   type ChatCredential,
   type ChatGig,
   type ChatOutcome,
@@ -89,6 +94,21 @@ function attemptsOf(raw: unknown): Attempts | undefined {
 
 const isString = (x: unknown): x is string => typeof x === "string";
 
+/** A stored message's row in the room's own SQLite storage. */
+type MessageRow = { id: string; sender_id: string | null; sender_type: string; message: string; attachment_id: string | null; created_at: string };
+
+const messageOf = (r: MessageRow): RoomChatMessage => ({
+  id: r.id,
+  senderId: r.sender_id,
+  senderType: r.sender_type === "admin" ? "admin" : "user",
+  message: r.message,
+  attachmentId: r.attachment_id,
+  createdAt: r.created_at,
+});
+
+/** The members' messages that count for the admin's unread chats as mentions (as D1's summary rule: ASCII case ignored). */
+const MENTION = "sender_type = 'user' AND message LIKE '%@admin%'";
+
 /** The attachment as a SocketState, or null when it is not one. Checked by hand: a broadcast reads every socket's. */
 function socketStateOf(raw: unknown): SocketState | null {
   if (raw === null || typeof raw !== "object") return null;
@@ -136,6 +156,22 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSess
    * empty and each socket's state is read from it once.
    */
   private readonly states = new WeakMap<WebSocket, SocketState>();
+  /** The chat service hands the room each message to keep once D1 has its summary and notifications. */
+  private readonly keeper: ChatRoomStore = { keep: (message) => this.keep(message) };
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    const sql = ctx.storage.sql;
+    sql.exec(
+      `CREATE TABLE IF NOT EXISTS chat_messages (
+         id TEXT PRIMARY KEY, sender_id TEXT, sender_type TEXT NOT NULL, message TEXT NOT NULL, attachment_id TEXT, created_at TEXT NOT NULL
+       )`,
+    );
+    sql.exec("CREATE INDEX IF NOT EXISTS chat_messages_order ON chat_messages (created_at, id)");
+    // After a wake, new messages still come after every stored one.
+    const newest = sql.exec<{ at: string | null }>("SELECT MAX(created_at) AS at FROM chat_messages").one().at;
+    if (newest) this.lastMessageMs = Date.parse(newest);
+  }
 
   // ---- Chat sockets ---------------------------------------------------------------------------
 
@@ -164,7 +200,17 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSess
     closeSocket(ws, 1011, "socket error");
   }
 
-  /** A message stored outside the room (an admin's post): sent to the sockets that may still listen, in turn with the room's own. */
+  /** The admin's post: stored in the room's turn (its time after every message before it) and broadcast. */
+  async postAdminMessage(gigId: string, text: string): Promise<ChatMessageView> {
+    return this.serially(async () => {
+      const message = await storeAdminChatMessage(this.deps(), gigId, text, this.nextCreatedAt(), this.keeper);
+      const { gig, checked } = await chatAudience(this.deps(), gigId, this.staleListeners(gigId, Date.now()));
+      if (gig) this.broadcast(gig, message, checked);
+      return message;
+    });
+  }
+
+  /** A message stored outside the room: sent to the sockets that may still listen, in turn with the room's own. */
   async broadcastMessage(gigId: string, message: ChatMessageView): Promise<void> {
     await this.serially(async () => {
       this.lastMessageMs = Math.max(this.lastMessageMs, Date.parse(message.createdAt));
@@ -377,7 +423,7 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSess
       fileAttachment: frame.fileAttachment ?? null,
       createdAt: this.nextCreatedAt(),
       recheck: this.staleListeners(state.gigId, Date.now()),
-    });
+    }, this.keeper);
     if (this.settle(ws, outcome)) this.broadcast(outcome.gig, outcome.message, outcome.checked);
   }
 
@@ -427,6 +473,80 @@ export class GigRoom extends DurableObject<Env> implements GigRoomApi, EndedSess
         /* the socket is closing; nothing to tell it */
       }
     }
+  }
+
+  // ---- The gig's chat history -----------------------------------------------------------------
+
+  private keep(message: RoomChatMessage): void {
+    this.ctx.storage.sql.exec(
+      "INSERT OR IGNORE INTO chat_messages (id, sender_id, sender_type, message, attachment_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      message.id,
+      message.senderId,
+      message.senderType,
+      message.message,
+      message.attachmentId,
+      message.createdAt,
+    );
+  }
+
+  async chatMessages(query: RoomHistoryQuery): Promise<RoomChatMessage[]> {
+    const conditions: string[] = [];
+    const params: (string | number)[] = [];
+    if (query.since) {
+      conditions.push("created_at >= ?");
+      params.push(query.since);
+    }
+    if (query.before) {
+      conditions.push("(created_at < ? OR (created_at = ? AND id < ?))");
+      params.push(query.before.createdAt, query.before.createdAt, query.before.id);
+    }
+    const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+    params.push(query.limit ?? -1);
+    return this.ctx.storage.sql
+      .exec<MessageRow>(`SELECT id, sender_id, sender_type, message, attachment_id, created_at FROM chat_messages ${where} ORDER BY created_at DESC, id DESC LIMIT ?`, ...params)
+      .toArray()
+      .map(messageOf);
+  }
+
+  async memberMessagesUpTo(at: string): Promise<number> {
+    return this.ctx.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM chat_messages WHERE sender_type = 'user' AND created_at <= ?", at).one().n;
+  }
+
+  /** In the room's turn, so a message being sent meanwhile keeps its place after these. */
+  async importChatMessages(_gigId: string, messages: RoomChatMessage[]): Promise<string[]> {
+    return this.serially(async () => {
+      const held: string[] = [];
+      for (const message of messages) {
+        this.keep(message);
+        if (this.ctx.storage.sql.exec("SELECT 1 FROM chat_messages WHERE id = ?", message.id).toArray().length) held.push(message.id);
+        this.lastMessageMs = Math.max(this.lastMessageMs, Date.parse(message.createdAt));
+      }
+      return held;
+    });
+  }
+
+  async settleChatSummary(gigId: string): Promise<void> {
+    await this.serially(async () => {
+      const sql = this.ctx.storage.sql;
+      const totals = sql
+        .exec<{ count: number; members: number; lastMemberAt: string | null; lastMentionAt: string | null }>(
+          `SELECT COUNT(*) AS count, COALESCE(SUM(sender_type = 'user'), 0) AS members,
+                  MAX(CASE WHEN sender_type = 'user' THEN created_at END) AS lastMemberAt,
+                  MAX(CASE WHEN ${MENTION} THEN created_at END) AS lastMentionAt
+           FROM chat_messages`,
+        )
+        .one();
+      const last = sql.exec<MessageRow>("SELECT id, sender_id, sender_type, message, attachment_id, created_at FROM chat_messages ORDER BY created_at DESC, id DESC LIMIT 1").toArray()[0];
+      await writeChatSummary(this.deps(), gigId, { ...totals, last: last ? messageOf(last) : null });
+    });
+  }
+
+  /** Forgets the stored messages named (an archive holds them now); all of them when none are named. */
+  async forgetChat(ids?: string[]): Promise<void> {
+    await this.serially(async () => {
+      if (ids) this.ctx.storage.sql.exec("DELETE FROM chat_messages WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(ids));
+      else this.ctx.storage.sql.exec("DELETE FROM chat_messages");
+    });
   }
 
   // ---- Funding invoice watcher ----------------------------------------------------------------

@@ -4,13 +4,15 @@
 // session ended is told so and closed. Tabs send nothing: any frame they send is ignored. It also keeps which
 // gigs' chat rooms the member joined, so that when their sessions end (worker/services/auth.ts) it closes its
 // own tabs and the member's sockets in those rooms at once.
+// It also holds the member's live sessions (docs/decisions/032): every request of the member is checked here,
+// not in the database, and signing out, "sign out everywhere" and deleting the account end them here first.
 import { DurableObject } from "cloudflare:workers";
 import { INBOX_PROTOCOL, type InboxFrame } from "../domain/notifications";
 import { makeDeps } from "../worker/composition";
-import type { Env, MemberInboxApi } from "../worker/env";
+import type { Env, InboxSession, MemberInboxApi, OpenedSession } from "../worker/env";
 import { inboxNews, unreadCount } from "../worker/services/notifications";
 import { chatRoomOf, type InboxRoomsApi } from "../worker/services/session-sockets";
-import { SESSION_TTL_MS } from "../worker/services/auth";
+import { LAST_USED_GRANULARITY_MS, SESSION_TTL_MS } from "../worker/services/auth";
 import type { Deps } from "../worker/services/deps";
 import { closeSocket } from "./close-socket";
 
@@ -39,6 +41,22 @@ function send(ws: WebSocket, frame: InboxFrame): void {
 
 /** Storage keys of the rooms the member joined: `room:<gigId>` → when last joined. */
 const ROOM_KEY = "room:";
+
+/** Storage keys of the member's live sessions: `session:<SHA-256 of the token's secret>` → StoredSession. */
+const SESSION_KEY = "session:";
+/** Sessions opened at or before this time (ms) may not be added any more: "sign out everywhere" ran then. */
+const ENDED_BEFORE_KEY = "sessions-ended-before";
+/** Set once the account is deleted: no session of it opens again. */
+const REMOVED_KEY = "account-removed";
+
+interface StoredSession {
+  id: string;
+  /** When the session ends (ms). */
+  expiresAt: number;
+  nostrPubkey: string | null;
+  /** When a request last used it (ms), kept at most every LAST_USED_GRANULARITY_MS. */
+  lastUsedAt: number;
+}
 
 export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, InboxRoomsApi {
   /** Openings and announcements are handled one at a time, so each tab's counts arrive in order. */
@@ -113,6 +131,80 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
         }
       }),
     );
+  }
+
+  // ---- The member's sessions (worker/auth/member-sessions.ts asks) ----------------------------------------
+  // Not queued behind the tabs' work: a request's check must not wait for a notification to be read.
+
+  /**
+   * A sign-in wrote the session (its row in the database); from now on requests carrying its token open it.
+   * Refused (false) when the account was deleted, or "sign out everywhere" ran after the sign-in began.
+   */
+  async openSession(tokenKey: string, session: OpenedSession): Promise<boolean> {
+    if (await this.ctx.storage.get<boolean>(REMOVED_KEY)) return false;
+    const endedBefore = (await this.ctx.storage.get<number>(ENDED_BEFORE_KEY)) ?? 0;
+    if (session.openedAt <= endedBefore) return false;
+    await this.forgetExpiredSessions(Date.now());
+    // Not used through here yet: its first request writes "last used" to the sessions list, then every few minutes.
+    const stored: StoredSession = { id: session.id, expiresAt: session.expiresAt, nostrPubkey: session.nostrPubkey, lastUsedAt: 0 };
+    await this.ctx.storage.put(`${SESSION_KEY}${tokenKey}`, stored);
+    return true;
+  }
+
+  /**
+   * The live session a token's key opens, or null (unknown, ended or expired). `touched` says its "last used"
+   * moved on here, so the sessions list's copy is due to be written too (at most every few minutes).
+   */
+  async checkSession(tokenKey: string, now = Date.now()): Promise<InboxSession | null> {
+    const key = `${SESSION_KEY}${tokenKey}`;
+    const stored = await this.ctx.storage.get<StoredSession>(key);
+    if (!stored) return null;
+    if (stored.expiresAt <= now) {
+      await this.ctx.storage.delete(key);
+      return null;
+    }
+    const touched = stored.lastUsedAt < now - LAST_USED_GRANULARITY_MS;
+    if (touched) await this.ctx.storage.put(key, { ...stored, lastUsedAt: now } satisfies StoredSession);
+    return { sessionId: stored.id, nostrPubkey: stored.nostrPubkey, expiresAt: stored.expiresAt, touched };
+  }
+
+  /** Sign-out: the session a token's key opens ends. */
+  async endSessionByKey(tokenKey: string): Promise<void> {
+    await this.ctx.storage.delete(`${SESSION_KEY}${tokenKey}`);
+  }
+
+  /** One device signed out from the sessions list: the session with this id ends. Answers whether it was here. */
+  async endSessionById(sessionId: string): Promise<boolean> {
+    const keys = [...(await this.storedSessions())].filter(([, s]) => s.id === sessionId).map(([key]) => key);
+    await this.deleteKeys(keys);
+    return keys.length > 0;
+  }
+
+  /** "Sign out everywhere" (at `at`, ms): every session ends, and none opened by then may be added later. */
+  async endAllSessions(at: number): Promise<void> {
+    await this.deleteKeys([...(await this.storedSessions()).keys()]);
+    const before = (await this.ctx.storage.get<number>(ENDED_BEFORE_KEY)) ?? 0;
+    await this.ctx.storage.put(ENDED_BEFORE_KEY, Math.max(before, at));
+  }
+
+  /** The account was deleted: every session ends, and none opens again. */
+  async accountRemoved(): Promise<void> {
+    await this.ctx.storage.put(REMOVED_KEY, true);
+    await this.deleteKeys([...(await this.storedSessions()).keys()]);
+  }
+
+  private storedSessions(): Promise<Map<string, StoredSession>> {
+    return this.ctx.storage.list<StoredSession>({ prefix: SESSION_KEY });
+  }
+
+  /** Sessions past their expiry are dropped as new ones arrive, so the list stays as long as the live ones. */
+  private async forgetExpiredSessions(now: number): Promise<void> {
+    await this.deleteKeys([...(await this.storedSessions())].filter(([, s]) => s.expiresAt <= now).map(([key]) => key));
+  }
+
+  /** Storage deletes at most 128 keys a call. */
+  private async deleteKeys(keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += 128) await this.ctx.storage.delete(keys.slice(i, i + 128));
   }
 
   private tabs(): { ws: WebSocket; state: TabState }[] {

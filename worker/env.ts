@@ -9,12 +9,67 @@ export interface GigRoomApi extends Rpc.DurableObjectBranded {
   watchFunding(gigId: string): Promise<void>;
   /** Sends a stored message to the room's sockets that may still listen. */
   broadcastMessage(gigId: string, message: ChatMessageView): Promise<void>;
+  /** The admin's post (text already checked): stored by the room in its turn, its notifications written, broadcast. */
+  postAdminMessage(gigId: string, text: string): Promise<ChatMessageView>;
+  /** A page of the gig's stored messages, newest first (decision 031: each gig's room keeps its chat). */
+  chatMessages(query: RoomHistoryQuery): Promise<RoomChatMessage[]>;
+  /** How many members' messages the room holds up to `at` (the admin's read mark counts them). */
+  memberMessagesUpTo(at: string): Promise<number>;
+  /** The chat move: keeps these messages by id, ignoring ids it holds; answers the ids it holds of them. */
+  importChatMessages(gigId: string, messages: RoomChatMessage[]): Promise<string[]>;
+  /** The chat move's end for a gig: the gig's D1 summary written from what the room holds, in the room's turn. */
+  settleChatSummary(gigId: string): Promise<void>;
+  /** Deletes the stored messages named (an archive holds them), or every one when none are named. */
+  forgetChat(ids?: string[]): Promise<void>;
 }
 
-/** What the Worker asks of a member's inbox (durable-objects/member-inbox.ts): their open tabs' sockets. */
+/** A chat message as a gig's room stores it: who, what and when; names and files are read from D1 when shown. */
+export interface RoomChatMessage {
+  id: string;
+  senderId: string | null;
+  senderType: "user" | "admin";
+  message: string;
+  attachmentId: string | null;
+  createdAt: string;
+}
+
+/** Which of a room's messages: from `since` on (a re-hire's hirer), before a cursor, at most `limit` (none: all). */
+export interface RoomHistoryQuery {
+  since?: string | null;
+  before?: { createdAt: string; id: string } | null;
+  limit?: number | null;
+}
+
+/** A session as a sign-in hands it to the member's inbox (times in ms). */
+export interface OpenedSession {
+  id: string;
+  expiresAt: number;
+  nostrPubkey: string | null;
+  /** When the sign-in began: a "sign out everywhere" after it refuses the session. */
+  openedAt: number;
+}
+
+/** What the member's inbox answers for a live session; `touched`: its "last used" is due to be written. */
+export interface InboxSession {
+  sessionId: string;
+  nostrPubkey: string | null;
+  expiresAt: number;
+  touched: boolean;
+}
+
+/**
+ * What the Worker asks of a member's inbox (durable-objects/member-inbox.ts): their open tabs' sockets, and
+ * their live sessions (keyed by the SHA-256 of a token's secret), checked there on every request (decision 032).
+ */
 export interface MemberInboxApi extends Rpc.DurableObjectBranded {
   /** New notifications for this member were written: tell the open tabs (each with the unread count after it). */
   announce(notificationIds: string[]): Promise<void>;
+  openSession(tokenKey: string, session: OpenedSession): Promise<boolean>;
+  checkSession(tokenKey: string, now?: number): Promise<InboxSession | null>;
+  endSessionByKey(tokenKey: string): Promise<void>;
+  endSessionById(sessionId: string): Promise<boolean>;
+  endAllSessions(at: number): Promise<void>;
+  accountRemoved(): Promise<void>;
 }
 
 /** The Worker's bindings and settings (DESIGN.md §11). Settings arrive as strings. */
@@ -48,6 +103,8 @@ export interface Env {
   LNURL_OVERRIDES?: string;
   INVOICE_EXPIRY_SECONDS?: string;
   AUTO_RELEASE_DAYS?: string;
+  /** Days after a gig ended (completed, cancelled, refunded) before the cron moves its history to R2 (worker/services/archive.ts). */
+  ARCHIVE_AFTER_DAYS?: string;
   /** Seconds a visitor's public read stays fresh in the edge cache (worker/public-cache.ts); "0" switches it off. */
   PUBLIC_CACHE_SECONDS?: string;
   /** The platform's Nostr key (a secret; 64 hex characters or an nsec) that signs the gig listings; unset: nothing is published. */

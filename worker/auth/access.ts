@@ -39,6 +39,19 @@ export const MEMBER_OR_ADMIN_ROUTES: ReadonlyArray<readonly [string, string]> = 
   ["GET", "/api/gigs/:id/events"],
 ];
 
+/**
+ * Member routes whose answer reads the member's own account beyond their id and key (the profile, the Lightning
+ * address a post or a claim needs, the alias): for these the signed-in member is read from the database. Every
+ * other route knows the member from their session alone, with no read (worker/auth/middleware.ts).
+ */
+export const MEMBER_ACCOUNT_ROUTES: ReadonlyArray<readonly [string, string]> = [
+  ["GET", "/api/user/me"],
+  ["PATCH", "/api/user/me"],
+  ["DELETE", "/api/user/me"],
+  ["POST", "/api/gigs"],
+  ["POST", "/api/gigs/:id/claim"],
+];
+
 function routerOf(routes: ReadonlyArray<readonly [string, string]>) {
   const router = new PatternRouter<true>();
   for (const [method, path] of routes) router.add(method, path, true);
@@ -48,6 +61,10 @@ function routerOf(routes: ReadonlyArray<readonly [string, string]>) {
 const isVisitorRoute = routerOf(VISITOR_ROUTES);
 const isAdminRoute = routerOf(ADMIN_ROUTES);
 const isMemberOrAdminRoute = routerOf(MEMBER_OR_ADMIN_ROUTES);
+const isMemberAccountRoute = routerOf(MEMBER_ACCOUNT_ROUTES);
+
+/** Whether the route reads the signed-in member's account (MEMBER_ACCOUNT_ROUTES). */
+export const readsMemberAccount = (method: string, path: string): boolean => isMemberAccountRoute(method, path);
 
 export function accessFor(method: string, path: string): Access | "member-or-admin" {
   if (isVisitorRoute(method, path)) return "visitor";

@@ -20,7 +20,7 @@
 // ends them too (worker/services/auth.ts). A PIN-only token (no key) holds only on a local run without
 // ADMIN_PUBKEYS.
 import { and, eq, gt, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { nip19 } from "nostr-tools";
+import * as nip19 from "nostr-tools/nip19";
 import type { AppContext } from "../context";
 import type { Db, UserRow } from "../db/client";
 import { adminLoginFailures, adminSessions, users } from "../db/schema";

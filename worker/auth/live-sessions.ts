@@ -5,7 +5,7 @@
 import { and, eq, exists, gt, inArray, isNull, sql, type Placeholder } from "drizzle-orm";
 import type { Db, UserRow } from "../db/client";
 import { adminSessions, sessions, users } from "../db/schema";
-import { sha256Hex } from "./tokens";
+import { parseMemberSessionToken, sessionKeyOf, sha256Hex } from "./tokens";
 
 /** D1 binds at most 100 parameters per statement; the expiry takes one. */
 export const MAX_PER_QUERY = 90;
@@ -24,10 +24,10 @@ export function liveSession(at: string | Placeholder) {
   return and(gt(sessions.expiresAt, at), isNull(users.deletedAt));
 }
 
-/** Each distinct token with its SHA-256 (what the tables keep). */
-async function hashed(tokens: Iterable<string>): Promise<Map<string, string>> {
+/** Each distinct token by its SHA-256 (what the tables keep), hashed by `key`. */
+async function hashed(tokens: Iterable<string>, key: (token: string) => Promise<string> = sha256Hex): Promise<Map<string, string>> {
   const distinct = [...new Set(tokens)];
-  const hashes = await Promise.all(distinct.map((t) => sha256Hex(t)));
+  const hashes = await Promise.all(distinct.map((t) => key(t)));
   return new Map(hashes.map((h, i) => [h, distinct[i]!]));
 }
 
@@ -37,7 +37,8 @@ async function hashed(tokens: Iterable<string>): Promise<Map<string, string>> {
  * hashes, and what their answers mean.
  */
 export async function memberSessionsLookup(db: Db, tokens: Iterable<string>, now = new Date()) {
-  const byHash = await hashed(tokens);
+  // A session token's key is the SHA-256 of its secret (./tokens.ts); a token naming a member opens only theirs.
+  const byHash = await hashed(tokens, sessionKeyOf);
   const at = now.toISOString();
   const queries = chunks([...byHash.keys()], MAX_PER_QUERY).map((hashes) =>
     db
@@ -50,7 +51,9 @@ export async function memberSessionsLookup(db: Db, tokens: Iterable<string>, now
     const found = new Map<string, UserRow>();
     for (const row of answers.flat()) {
       const token = byHash.get(row.tokenHash);
-      if (token !== undefined) found.set(token, row.user);
+      if (token === undefined) continue;
+      const named = parseMemberSessionToken(token);
+      if (!named || named.userId === row.user.id) found.set(token, row.user);
     }
     return found;
   };
@@ -103,7 +106,7 @@ export async function whileMemberSession(db: Db, token: string, userId: string, 
       .select({ one: sql`1` })
       .from(users)
       .innerJoin(sessions, eq(sessions.userId, users.id))
-      .where(and(eq(users.id, userId), eq(sessions.tokenHash, await sha256Hex(token)), liveSession(now.toISOString()))),
+      .where(and(eq(users.id, userId), eq(sessions.tokenHash, await sessionKeyOf(token)), liveSession(now.toISOString()))),
   );
 }
 

@@ -124,6 +124,11 @@ export const gigs = sqliteTable(
      * text-search index gigs_search (FTS5), so search pages come out of that index newest first.
      */
     searchSeq: integer("search_seq"),
+    /**
+     * When the gig's events, interest messages, notifications and chat moved into its document in R2
+     * (worker/services/archive.ts, decision 033); null while they are here. Its row and money rows stay.
+     */
+    archivedAt: text("archived_at"),
   },
   (t) => [
     index("gigs_browse_idx").on(t.status, t.createdAt, t.id),
@@ -138,6 +143,8 @@ export const gigs = sqliteTable(
     index("gigs_poster_idx").on(t.posterId, t.createdAt),
     index("gigs_hirer_idx").on(t.hirerId, t.createdAt),
     index("gigs_worker_idx").on(t.workerId, t.createdAt),
+    // The ended gigs not yet archived, by when they ended (the archive cron's question; migrations/0020).
+    index("gigs_archive_due_idx").on(sql`coalesce(${t.completedAt}, ${t.cancelledAt})`).where(sql`archived_at IS NULL AND status IN ('completed', 'cancelled')`),
   ],
 );
 
@@ -398,7 +405,11 @@ export const attachments = sqliteTable(
   (t) => [uniqueIndex("attachments_upload_idx").on(t.uploadId), index("attachments_gig_idx").on(t.gigId, t.createdAt)],
 );
 
-/** A message in a gig's chat room. The platform admin's messages have no sender id and sender_type 'admin'. */
+/**
+ * A message in a gig's chat room, as stored before each gig's room kept its own (decision 031). No new rows
+ * are written here; the chat move (worker/services/chat-move.ts) copies these into the rooms and deletes them.
+ * The platform admin's messages have no sender id and sender_type 'admin'.
+ */
 export const chatMessages = sqliteTable(
   "chat_messages",
   {
@@ -416,6 +427,28 @@ export const chatMessages = sqliteTable(
     // from these and the disputed gigs instead of scanning every message.
     index("chat_messages_admin_mention_idx").on(t.gigId, t.createdAt).where(sql`sender_type = 'user' AND message LIKE '%@admin%'`),
   ],
+);
+
+/**
+ * What D1 knows of a gig's chat, whose messages its GigRoom keeps (decision 031): one row per gig that has a
+ * message, written with each message's notifications. The admin's unread chats read it: the members' messages
+ * (how many, the newest) against admin_chat_reads, and the newest member's message that mentions @admin.
+ */
+export const gigChatSummaries = sqliteTable(
+  "gig_chat_summaries",
+  {
+    gigId: text("gig_id").primaryKey().references(() => gigs.id),
+    messageCount: integer("message_count").notNull().default(0),
+    lastMessageId: text("last_message_id"),
+    lastMessageAt: text("last_message_at"),
+    lastSenderId: text("last_sender_id"),
+    lastSenderType: text("last_sender_type", { enum: ["user", "admin"] }),
+    memberMessageCount: integer("member_message_count").notNull().default(0),
+    lastMemberMessageAt: text("last_member_message_at"),
+    lastMentionAt: text("last_mention_at"),
+  },
+  // The admin's unread chats start from the few gigs with a mention (and the disputed ones), never every chat.
+  (t) => [index("gig_chat_summaries_mention_idx").on(t.lastMentionAt).where(sql`last_mention_at IS NOT NULL`)],
 );
 
 /** A worker's request for more days on a claimed or in-progress gig; one pending at a time per gig. */
@@ -559,10 +592,14 @@ export const adminLoginFailures = sqliteTable(
   (t) => [index("admin_login_failures_client_idx").on(t.client, t.createdAt), index("admin_login_failures_created_idx").on(t.createdAt)],
 );
 
-/** Up to when the admin has read each gig's chat (for the unread-chats view). */
+/**
+ * Up to when the admin has read each gig's chat (for the unread-chats view), and how many members' messages
+ * that was: the summary's member_message_count less this is what is unread.
+ */
 export const adminChatReads = sqliteTable("admin_chat_reads", {
   gigId: text("gig_id").primaryKey(),
   lastReadAt: text("last_read_at").notNull(),
+  memberMessagesRead: integer("member_messages_read").notNull().default(0),
 });
 
 /**

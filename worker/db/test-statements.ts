@@ -54,6 +54,11 @@ export interface D1Meter {
   rowsWritten: number;
   /** The database's size after the last statement (meta.size_after), in bytes. */
   sizeAfter: number;
+  /**
+   * Of `statements`, the reads a read replica may answer: SELECTs in a D1 session that did not start at the
+   * primary (worker/d1-sessions.ts: a GET's session), alone or in a batch of reads only. The rest go to the primary.
+   */
+  replicaReads?: number;
 }
 
 /**
@@ -62,20 +67,23 @@ export interface D1Meter {
  */
 export function meteredD1(d1: D1Database, meter: D1Meter): D1Database {
   const targets = new WeakMap<object, D1PreparedStatement>();
-  const count = (result: D1Result) => {
+  const isRead = (sql: string) => /^\s*(select|with)\b/i.test(sql);
+  const sqlOf = new WeakMap<object, string>();
+  const count = (result: D1Result, replica = false) => {
     meter.statements += 1;
+    if (replica) meter.replicaReads = (meter.replicaReads ?? 0) + 1;
     meter.rowsRead += result.meta.rows_read ?? 0;
     meter.rowsWritten += result.meta.rows_written ?? 0;
     if (typeof result.meta.size_after === "number") meter.sizeAfter = result.meta.size_after;
   };
-  const metered = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
+  const metered = (stmt: D1PreparedStatement, sql: string, replicaOk: boolean): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
       get(target, prop) {
-        if (prop === "bind") return (...values: unknown[]) => metered(target.bind(...values), sql);
+        if (prop === "bind") return (...values: unknown[]) => metered(target.bind(...values), sql, replicaOk);
         if (prop === "all" || prop === "run") {
           return async () => {
             const result = await target[prop]();
-            count(result);
+            count(result, replicaOk && isRead(sql));
             return result;
           };
         }
@@ -83,9 +91,9 @@ export function meteredD1(d1: D1Database, meter: D1Meter): D1Database {
           // These report no meta. A read is counted through `all` first (read twice, counted once); a write
           // (an UPDATE ... RETURNING) runs once, counted as a statement that wrote the rows it returned.
           return async (arg?: unknown) => {
-            if (/^\s*(select|with)\b/i.test(sql)) count(await target.all());
+            if (isRead(sql)) count(await target.all(), replicaOk);
             const answer = await (prop === "first" ? target.first(arg as never) : target.raw(arg as never));
-            if (!/^\s*(select|with)\b/i.test(sql)) {
+            if (!isRead(sql)) {
               meter.statements += 1;
               meter.rowsWritten += Array.isArray(answer) ? answer.length : answer ? 1 : 0;
             }
@@ -96,22 +104,27 @@ export function meteredD1(d1: D1Database, meter: D1Meter): D1Database {
       },
     });
     targets.set(proxy, stmt);
+    sqlOf.set(proxy, sql);
     return proxy;
   };
-  const wrap = <T extends D1Database | D1DatabaseSession>(db: T): T =>
+  // The binding itself answers from the primary; a session may read from a replica unless it starts there.
+  const wrap = <T extends D1Database | D1DatabaseSession>(db: T, replicaOk: boolean): T =>
     new Proxy(db, {
       get(target, prop) {
-        if (prop === "prepare") return (sql: string) => metered(target.prepare(sql), sql);
+        if (prop === "prepare") return (sql: string) => metered(target.prepare(sql), sql, replicaOk);
         if (prop === "batch") {
           return async (statements: D1PreparedStatement[]) => {
             const results = await target.batch(statements.map((s) => targets.get(s) ?? s));
-            for (const r of results) count(r);
+            const readsOnly = statements.every((s) => isRead(sqlOf.get(s) ?? ""));
+            for (const r of results) count(r, replicaOk && readsOnly);
             return results;
           };
         }
-        if (prop === "withSession") return (start?: string) => wrap((target as D1Database).withSession(start as never));
+        if (prop === "withSession") {
+          return (start?: string) => wrap((target as D1Database).withSession(start as never), start !== undefined && start !== "first-primary");
+        }
         return bound(target, prop);
       },
     });
-  return wrap(d1);
+  return wrap(d1, false);
 }

@@ -24,9 +24,11 @@ async function fundedJob() {
   return { hirer, gigId: posted.gig.id as string, tag, hirerAddress: `hirer${tag}@wallet.test` };
 }
 
+/** A message at a given time, kept by the gig's room as the chat move keeps one, with the gig's chat summary after it. */
 async function chatMessage(gigId: string, senderId: string | null, message: string, createdAt = new Date().toISOString()) {
-  await statement("INSERT INTO chat_messages (id, gig_id, sender_id, sender_type, message, created_at) VALUES (?, ?, ?, ?, ?, ?)", crypto.randomUUID(), gigId, senderId, senderId ? "user" : "admin", message, createdAt)
-    .run();
+  const room = env.GIG_ROOM.get(env.GIG_ROOM.idFromName(gigId));
+  await room.importChatMessages(gigId, [{ id: crypto.randomUUID(), senderId, senderType: senderId ? "user" : "admin", message, attachmentId: null, createdAt }]);
+  await room.settleChatSummary(gigId);
 }
 
 /** The admin's unread chats as the service finds them, with the rows its query read (D1's meta.rows_read). */

@@ -33,8 +33,9 @@ describe("POST /api/auth/nostr/verify", () => {
     const { challenge, challengeId } = await getChallenge();
     const res = await verify({ event: loginEvent(sk, challenge), challengeId });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { sessionToken: string; user: { username: string } };
-    expect(body.sessionToken).toMatch(/^[0-9a-f]{64}$/);
+    const body = (await res.json()) as { sessionToken: string; user: { id: string; username: string } };
+    // The member's id, then a random secret (docs/decisions/032).
+    expect(body.sessionToken).toMatch(new RegExp(`^${body.user.id}\\.[0-9a-f]{64}$`));
     expect(body.user.username).toMatch(/^npub1/);
     const me = await api("/api/user/me", { token: body.sessionToken });
     expect(((await me.json()) as { username: string }).username).toBe(body.user.username);

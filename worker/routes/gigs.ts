@@ -82,7 +82,7 @@ export const gigRoutes = new Hono<AppEnv>()
   })
   .get("/:id/events", async (c) => {
     const { gig, since } = await gigHistoryForParty(depsOf(c), c.req.param("id"), { userId: c.var.user?.id ?? null, isAdmin: c.var.isAdmin });
-    return c.json(await listGigEvents(depsOf(c), gig.id, since));
+    return c.json(await listGigEvents(depsOf(c), gig.id, since, gig.archivedAt));
   })
   .post("/:id/claim", rateLimit("hire"), async (c) => c.json(await claimGig(depsOf(c), requireMember(c), c.req.param("id"))))
   .post("/:id/cancel", async (c) => c.json({ success: true, ...(await cancelGig(depsOf(c), requireMember(c), c.req.param("id"))) }))

@@ -1,12 +1,14 @@
 // The admin's window on gig chats (SPEC.md §3 Admin unread-chat notification, Admin chat message):
 // which chats have members' messages the admin has not read, with the reason to look (the gig is
 // disputed, or a message mentions @admin), and each gig's messages, which marks it read.
-// Messages are stored by the chat service (chat_messages); the admin's own posts go through the room.
-import { desc, eq, sql } from "drizzle-orm";
+// Each gig's room keeps its messages (decision 031); the unread chats read D1's per-gig chat summary
+// (gig_chat_summaries) against how far the admin read (admin_chat_reads). The admin's posts go through the room.
+import { sql } from "drizzle-orm";
 import type { ChatMessageView } from "../../domain/chat-protocol";
 import type { Db } from "../db/client";
-import { adminChatReads, chatMessages, gigs, users } from "../db/schema";
-import { postAdminChatMessage } from "./chat";
+import { adminChatReads, gigChatSummaries, gigs } from "../db/schema";
+import { archivedChatStored } from "./archived-gig";
+import { gigChatHistory, memberMessagesUpTo, postAdminChatMessage, sendersOf, storedMessages } from "./chat";
 import { loadGig } from "./gig-views";
 import type { Deps } from "./deps";
 import type { AdminChatMessage, UnreadChat } from "../../domain/admin-views";
@@ -15,30 +17,29 @@ export type { AdminChatMessage, UnreadChat };
 
 /**
  * Chats with members' messages newer than the admin's last read, where the gig is disputed or one of
- * those messages mentions @admin (SQLite's LIKE ignores ASCII case). Newest first.
- * The candidates are the disputed gigs (by the status index) and the gigs with an unread mention (by the
- * partial index of members' messages that mention @admin, migration 0005); only their messages are then
- * read, not every chat's. The mention condition is written as in that index, so that SQLite uses it.
+ * those messages mentions @admin (as the summary has it: the newest member's mention). Newest first.
+ * The candidates are the disputed gigs (by the status index) and the gigs whose summary has a mention newer
+ * than the admin's read (by the summaries' partial index of mentions); only their summaries are then read.
  */
 export async function unreadChats({ db }: Pick<Deps, "db">, limit = 50): Promise<UnreadChat[]> {
-  const rows = await db.all<{ gigId: string; gigTitle: string; status: string; messageCount: number; lastMessageTime: string; mentions: number }>(
+  const rows = await db.all<{ gigId: string; gigTitle: string; status: string; messageCount: number; lastMessageTime: string }>(
     sql`WITH candidates AS (
          SELECT g.id AS gig_id FROM ${gigs} g WHERE g.status = 'disputed'
          UNION
-         SELECT m.gig_id FROM ${chatMessages} m
-         LEFT JOIN ${adminChatReads} r ON r.gig_id = m.gig_id
-         WHERE m.sender_type = 'user' AND m.message LIKE '%@admin%' AND (r.last_read_at IS NULL OR m.created_at > r.last_read_at)
+         SELECT s.gig_id FROM ${gigChatSummaries} s
+         LEFT JOIN ${adminChatReads} r ON r.gig_id = s.gig_id
+         WHERE s.last_mention_at IS NOT NULL AND (r.last_read_at IS NULL OR s.last_mention_at > r.last_read_at)
        )
-       SELECT m.gig_id AS gigId, g.title AS gigTitle, g.status AS status,
-              COUNT(*) AS messageCount, MAX(m.created_at) AS lastMessageTime,
-              SUM(m.message LIKE '%@admin%') AS mentions
+       SELECT s.gig_id AS gigId, g.title AS gigTitle, g.status AS status,
+              s.member_message_count - COALESCE(r.member_messages_read, 0) AS messageCount,
+              s.last_member_message_at AS lastMessageTime
        FROM candidates c
        CROSS JOIN ${gigs} g
-       CROSS JOIN ${chatMessages} m
-       LEFT JOIN ${adminChatReads} r ON r.gig_id = m.gig_id
-       WHERE g.id = c.gig_id AND m.gig_id = c.gig_id AND m.sender_type = 'user' AND (r.last_read_at IS NULL OR m.created_at > r.last_read_at)
-       GROUP BY m.gig_id
-       HAVING g.status = 'disputed' OR mentions > 0
+       CROSS JOIN ${gigChatSummaries} s
+       LEFT JOIN ${adminChatReads} r ON r.gig_id = s.gig_id
+       WHERE g.id = c.gig_id AND s.gig_id = c.gig_id
+         AND s.last_member_message_at IS NOT NULL AND (r.last_read_at IS NULL OR s.last_member_message_at > r.last_read_at)
+         AND (g.status = 'disputed' OR (s.last_mention_at IS NOT NULL AND (r.last_read_at IS NULL OR s.last_mention_at > r.last_read_at)))
        ORDER BY lastMessageTime DESC
        LIMIT ${limit}`,
   );
@@ -53,45 +54,54 @@ export async function unreadChats({ db }: Pick<Deps, "db">, limit = 50): Promise
 
 export const ADMIN_CHAT_PAGE = 200;
 
-/** A gig's latest messages, oldest first; marks the chat read up to the newest one shown. */
-export async function readChatAsAdmin(deps: Pick<Deps, "db">, gigId: string): Promise<AdminChatMessage[]> {
-  await loadGig(deps, gigId);
-  const rows = await deps.db
-    .select({ m: chatMessages, username: users.username, displayName: users.displayName })
-    .from(chatMessages)
-    .leftJoin(users, eq(users.id, chatMessages.senderId))
-    .where(eq(chatMessages.gigId, gigId))
-    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(ADMIN_CHAT_PAGE);
-  const messages = rows.reverse().map(({ m, username, displayName }) => ({
-    id: m.id,
-    gigId: m.gigId,
-    message: m.message,
-    senderType: m.senderType,
-    senderId: m.senderType === "admin" ? "ADMIN" : m.senderId,
-    sender: m.senderType === "admin" ? { displayName: "Platform Admin", username: "admin" } : { displayName, username },
-    createdAt: m.createdAt,
-    attachmentId: m.attachmentId,
-  }));
+/** A gig's latest messages, oldest first (from its room); marks the chat read up to the newest one shown. */
+export async function readChatAsAdmin(deps: Pick<Deps, "db" | "env">, gigId: string): Promise<AdminChatMessage[]> {
+  const gig = await loadGig(deps, gigId);
+  // An old gig's chat is in its document in R2 (decision 033).
+  const stored = gig.archivedAt ? await archivedChatStored(deps, gigId, gigChatHistory, ADMIN_CHAT_PAGE) : await storedMessages(deps, gigId, { limit: ADMIN_CHAT_PAGE });
+  const rows = stored.reverse();
+  const senders = await sendersOf(deps.db, rows);
+  const messages = rows.map((m) => {
+    const sender = m.senderId ? senders.get(m.senderId) : undefined;
+    return {
+      id: m.id,
+      gigId,
+      message: m.message,
+      senderType: m.senderType,
+      senderId: m.senderType === "admin" ? "ADMIN" : m.senderId,
+      sender: m.senderType === "admin" ? { displayName: "Platform Admin", username: "admin" } : { displayName: sender?.displayName ?? null, username: sender?.username ?? null },
+      createdAt: m.createdAt,
+      attachmentId: m.attachmentId,
+    };
+  });
   const newest = messages[messages.length - 1];
   // Read up to what was shown, not up to "now": a message stored meanwhile stays unread.
-  if (newest) await markChatRead(deps.db, gigId, newest.createdAt);
+  if (newest) await markChatRead(deps, gigId, newest.createdAt);
   return messages;
 }
 
-export async function markChatRead(db: Db, gigId: string, upTo: string): Promise<void> {
+/** Read up to `upTo`: the time, and how many members' messages the gig has up to it (never going back). */
+export async function markChatRead(deps: Pick<Deps, "db" | "env">, gigId: string, upTo: string): Promise<void> {
+  const read = await memberMessagesUpTo(deps, gigId, upTo);
+  await markRead(deps.db, gigId, upTo, read);
+}
+
+async function markRead(db: Db, gigId: string, upTo: string, memberMessagesRead: number): Promise<void> {
   await db
     .insert(adminChatReads)
-    .values({ gigId, lastReadAt: upTo })
-    .onConflictDoUpdate({ target: adminChatReads.gigId, set: { lastReadAt: sql`MAX(${adminChatReads.lastReadAt}, excluded.last_read_at)` } });
+    .values({ gigId, lastReadAt: upTo, memberMessagesRead })
+    .onConflictDoUpdate({
+      target: adminChatReads.gigId,
+      set: { lastReadAt: sql`MAX(${adminChatReads.lastReadAt}, excluded.last_read_at)`, memberMessagesRead: sql`MAX(${adminChatReads.memberMessagesRead}, excluded.member_messages_read)` },
+    });
 }
 
 /**
- * Posts in a gig's chat as the platform admin: stored by the chat service, which asks the gig's room to
- * broadcast it to the parties. Writing in a chat means having read it.
+ * Posts in a gig's chat as the platform admin: stored by the gig's room, which broadcasts it to the parties.
+ * Writing in a chat means having read it.
  */
-export async function postAsAdmin(deps: Pick<Deps, "db" | "env" | "committed">, gigId: string, text: string): Promise<ChatMessageView> {
+export async function postAsAdmin(deps: Pick<Deps, "db" | "env">, gigId: string, text: string): Promise<ChatMessageView> {
   const message = await postAdminChatMessage(deps, gigId, text);
-  await markChatRead(deps.db, gigId, message.createdAt);
+  await markChatRead(deps, gigId, message.createdAt);
   return message;
 }

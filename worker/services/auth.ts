@@ -1,13 +1,14 @@
 // Nostr sign-in and member sessions (DESIGN.md §6).
 import { and, desc, eq, exists, fillPlaceholders, getTableColumns, gt, isNull, lt, or, sql, type Column } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
-import { nip19 } from "nostr-tools";
+import * as nip19 from "nostr-tools/nip19";
 import type { Db, UserRow } from "../db/client";
 import { allMeasured, nowIso } from "../db/client";
 import { authChallenges, sessions, users } from "../db/schema";
 import { notFound, unauthorized } from "../errors";
 import { firstLoginEventProblem, type LoginEvent } from "../auth/nostr-login";
-import { randomHex, sha256Hex } from "../auth/tokens";
+import { memberSessionToken, parseMemberSessionToken, randomHex, sessionKeyOf, sha256Hex } from "../auth/tokens";
+import { endAllSessionsAtInbox, endSessionAtInbox, endSessionByIdAtInbox, openSessionAtInbox } from "../auth/member-sessions";
 import { liveSession } from "../auth/live-sessions";
 import { rowFields } from "../auth/guarded-rows";
 import { endAdminTokensOfMember } from "../auth/admin";
@@ -76,7 +77,10 @@ const CHALLENGE_REFUSED = "Challenge expired or already used. Please try again."
 
 /**
  * Checks the signed event against its challenge, consumes the challenge, creates the member on first login and
- * opens a session: one D1 batch (docs/decisions/023 for what a login event must be).
+ * opens a session: one D1 batch (docs/decisions/023 for what a login event must be). The session is then handed
+ * to the member's inbox, which checks it on every request from then on (docs/decisions/032); the token names the
+ * member so that a request finds their inbox. Should the inbox not answer, the token is the bare secret, checked
+ * in the database instead (as every token was before): the sign-in still works, at a read per request.
  *
  * The event names its challenge (its `challenge` tag), so it is checked in full first, against the challenge it
  * names; then one batch writes the member (when new) and the session, and consumes the challenge, each only if
@@ -86,12 +90,13 @@ const CHALLENGE_REFUSED = "Challenge expired or already used. Please try again."
  * unknown, expired or used challenge first, then what is wrong with the event.
  */
 export async function signInWithNostr(
-  { db }: Pick<Deps, "db">,
+  { db, env }: Pick<Deps, "db"> & Partial<Pick<Deps, "env">>,
   event: LoginEvent,
   challengeId: string,
   siteOrigins: readonly string[],
   userAgent?: string,
 ): Promise<{ sessionToken: string; user: UserRow }> {
+  const openedAt = Date.now();
   const now = nowIso();
   const nowSeconds = Math.floor(Date.now() / 1000);
   const named = event.tags.find((t) => t[0] === "challenge")?.[1];
@@ -100,8 +105,10 @@ export async function signInWithNostr(
   }
 
   const open = and(eq(authChallenges.id, challengeId), eq(authChallenges.challenge, named), isNull(authChallenges.consumedAt), gt(authChallenges.expiresAt, now));
-  const token = randomHex(32);
-  const tokenHash = await sha256Hex(token);
+  const secret = randomHex(32);
+  const tokenHash = await sha256Hex(secret);
+  const sessionId = crypto.randomUUID();
+  const expiresAt = openedAt + SESSION_TTL_MS;
   let consumed: { id: string }[];
   let members: UserRow[];
   try {
@@ -117,9 +124,9 @@ export async function signInWithNostr(
           .select(
             rowFields(sessions, {
               tokenHash,
-              id: crypto.randomUUID(),
+              id: sessionId,
               userId: users.id,
-              expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
+              expiresAt: new Date(expiresAt).toISOString(),
               client: clientLabel(userAgent),
               lastUsedAt: now,
             }),
@@ -139,7 +146,30 @@ export async function signInWithNostr(
   if (consumed.length === 0) return refuse(db, event, challengeId, siteOrigins, now, nowSeconds);
   const user = members[0];
   if (!user) throw new Error("member row missing after insert");
-  return { sessionToken: token, user };
+  return { sessionToken: await sessionAtItsInbox(db, env, user, tokenHash, secret, { id: sessionId, expiresAt, nostrPubkey: user.nostrPubkey, openedAt }), user };
+}
+
+/** The token of a session just written: the inbox holds it (member id + secret), or the bare secret when the inbox cannot be reached. */
+async function sessionAtItsInbox(
+  db: Db,
+  env: Deps["env"] | undefined,
+  user: UserRow,
+  tokenKey: string,
+  secret: string,
+  session: Parameters<typeof openSessionAtInbox>[3],
+): Promise<string> {
+  if (!env) return secret;
+  let opened: boolean;
+  try {
+    opened = await openSessionAtInbox(env, user.id, tokenKey, session);
+  } catch (err) {
+    console.error("the member's inbox could not take the new session; its token is checked in the database", user.id, err);
+    return secret;
+  }
+  if (opened) return memberSessionToken(user.id, secret);
+  // "Sign out everywhere" ran while this sign-in was under way, or the account is gone: no session.
+  await db.delete(sessions).where(eq(sessions.id, session.id));
+  throw unauthorized("Your sessions were just ended. Please sign in again.", "session_ended");
 }
 
 /** Why a sign-in is refused, in the order of the checks: the challenge first (unknown, expired, used), then the event. */
@@ -156,6 +186,10 @@ async function refuse(db: Db, event: LoginEvent, challengeId: string, siteOrigin
   throw unauthorized(CHALLENGE_REFUSED, "invalid_challenge");
 }
 
+/**
+ * A session written straight to the database, for tests and scripts: its token is the bare secret, checked in the
+ * database on every request (as tokens issued before decision 032 are).
+ */
 export async function createSession(db: Db, userId: string, userAgent?: string): Promise<string> {
   const token = randomHex(32);
   const now = nowIso();
@@ -176,14 +210,23 @@ export interface LiveSession {
   lastUsedAt: string | null;
 }
 
-/** The live session a bearer token opens, or null when it is unknown, expired or the account is gone. */
+/**
+ * The live session a bearer token opens, read from the database, or null when it is unknown, expired or the account
+ * is gone. A token naming a member opens only that member's session. Requests check a member's token at their inbox
+ * (worker/auth/middleware.ts); this read is for tokens from before, for a chat socket's sign-in, and for when the
+ * inbox cannot answer.
+ */
 export async function sessionForToken(db: Db, token: string): Promise<LiveSession | null> {
   const { rows } = await allMeasured<Record<string, unknown> & { sessionId: string | null; sessionLastUsedAt: string | null }>(db, {
     sql: SESSION_QUERY.sql,
-    params: fillPlaceholders(SESSION_QUERY.params, { tokenHash: await sha256Hex(token), now: nowIso() }),
+    params: fillPlaceholders(SESSION_QUERY.params, { tokenHash: await sessionKeyOf(token), now: nowIso() }),
   });
   const row = rows[0];
-  return row ? { user: userRowOf(row), sessionId: row.sessionId ?? "", lastUsedAt: row.sessionLastUsedAt } : null;
+  if (!row) return null;
+  const user = userRowOf(row);
+  const named = parseMemberSessionToken(token);
+  if (named && named.userId !== user.id) return null;
+  return { user, sessionId: row.sessionId ?? "", lastUsedAt: row.sessionLastUsedAt };
 }
 
 /** The member a bearer token belongs to, or null when it is unknown, expired or the account is gone. */
@@ -242,25 +285,33 @@ export async function listSessions({ db }: Pick<Deps, "db">, userId: string, cur
 
 /**
  * Ends every session of the member, the one asking included, and every admin token their key opened
- * (decision 023), in one batch. Answers how many member sessions ended.
+ * (decision 023), in one batch; then at the member's inbox, as of after the batch, so a sign-in that wrote its
+ * session before the batch is refused there too. Answers how many member sessions ended. Should the inbox not
+ * answer, this fails and can be asked again: the inbox still lets the asking session in.
  */
 export async function endAllSessions({ db, env }: SessionEnding, userId: string): Promise<number> {
   const [ended] = await db.batch([
     db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id }),
     endAdminTokensOfMember(db, userId),
   ]);
-  if (env) await closeSocketsOfEndedSessions(env, userId);
+  if (env) {
+    await endAllSessionsAtInbox(env, userId, Date.now());
+    await closeSocketsOfEndedSessions(env, userId);
+  }
   return ended.length;
 }
 
 /**
- * Ending sessions needs the database; with the bindings (`env`, as every route passes) the ended sessions'
- * open sockets (chat rooms, inbox tabs) are closed at once (worker/services/chat.ts), else at their next check.
+ * Ending sessions needs the database; with the bindings (`env`, as every route passes) they end at the member's
+ * inbox too, where requests check them, and their open sockets (chat rooms, inbox tabs) are closed at once
+ * (worker/services/chat.ts). Without the bindings (a test driving the chat room) only the database forgets them.
  */
 type SessionEnding = Pick<Deps, "db"> & Partial<Pick<Deps, "env">>;
 
 /** Ends one of the member's own sessions; another member's (or an unknown) id is 404 and ends nothing. */
 export async function endSessionById({ db, env }: SessionEnding, userId: string, sessionId: string): Promise<void> {
+  // The inbox first: should it not answer, the session is still listed, and ending it can be asked again.
+  if (env) await endSessionByIdAtInbox(env, userId, sessionId);
   const ended = await db
     .delete(sessions)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)))
@@ -269,7 +320,16 @@ export async function endSessionById({ db, env }: SessionEnding, userId: string,
   if (env) await closeSocketsOfEndedSessions(env, userId);
 }
 
+/**
+ * Sign-out: the token's session ends in the database, then at its member's inbox. Should the inbox not answer,
+ * this fails and can be asked again (the inbox still lets the token in).
+ */
 export async function endSession({ db, env }: SessionEnding, token: string): Promise<void> {
-  const ended = await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token))).returning({ userId: sessions.userId });
-  if (env) for (const { userId } of ended) await closeSocketsOfEndedSessions(env, userId);
+  const tokenKey = await sessionKeyOf(token);
+  const ended = await db.delete(sessions).where(eq(sessions.tokenHash, tokenKey)).returning({ userId: sessions.userId });
+  if (!env) return;
+  const named = parseMemberSessionToken(token)?.userId;
+  const members = new Set([...ended.map((s) => s.userId), ...(named ? [named] : [])]);
+  for (const userId of members) await endSessionAtInbox(env, userId, tokenKey);
+  for (const { userId } of ended) await closeSocketsOfEndedSessions(env, userId);
 }

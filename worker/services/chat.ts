@@ -1,7 +1,8 @@
-// Chat per gig (DESIGN.md §7). The gig's GigRoom holds the sockets; each frame it parses is one call here,
-// which checks the sessions, the gig and the text and stores the message in D1 (`chat_messages`, so the REST
-// history and the admin views read one place); the room broadcasts what the call answers.
-import { and, desc, eq, exists, gte, isNotNull, lt, ne, or, sql } from "drizzle-orm";
+// Chat per gig (DESIGN.md §7). The gig's GigRoom holds the sockets and keeps the gig's messages in its own
+// storage (decision 031); each frame it parses is one call here, which checks the sessions, the gig and the text,
+// writes the gig's chat summary and the notifications to D1, and hands the message to the room to keep; the room
+// broadcasts what the call answers. The REST history, the admin's view and the archive read the room.
+import { and, count, desc, eq, exists, gte, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { ADMIN_SENDER_ID, chatMessageText, type ChatMessageView } from "../../domain/chat-protocol";
 import { isParty } from "../../domain/gig";
 import type { AttachmentRef } from "../../domain/files";
@@ -9,17 +10,27 @@ import type { UserRow } from "../db/client";
 import { isAdminToken } from "../auth/admin";
 import { adminTokensLookup, liveAdminTokens, memberSessionsLookup, membersForTokens, whileAdminSession, whileMemberSession } from "../auth/live-sessions";
 import { rowFields } from "../auth/guarded-rows";
-import { AtomicChange, ALWAYS } from "../db/atomic";
-import { nowIso } from "../db/client";
-import { attachments, chatMessages, gigs, notifications, users } from "../db/schema";
+import { AtomicChange, ALWAYS, where } from "../db/atomic";
+import { openDb, type Db } from "../db/client";
+import { attachments, chatMessages, gigChatSummaries, gigs, notifications, users } from "../db/schema";
+import type { Env, RoomChatMessage, RoomHistoryQuery } from "../env";
 import { badRequest } from "../errors";
 import { attachmentRaceAsConflict, attachmentView, insertAttachments, prepareAttachments } from "./files";
+import { archivedChatPage } from "./archived-gig";
 import { gigHistoryForParty } from "./gig-access";
 import { notificationsWritten, notify } from "./notifications";
 import { loadGig, type GigRow, type Viewer } from "./gig-views";
 import { memberForToken } from "./auth";
 import type { Deps } from "./deps";
 import { decodePageCursor, encodePageCursor } from "./page-cursor";
+
+/** Where a gig's room keeps a message once D1 took its summary and notifications (the room's own storage). */
+export interface ChatRoomStore {
+  keep(message: RoomChatMessage): void;
+}
+
+/** The gig's room, through its RPC (the Worker never imports the room's class). */
+const roomOf = (env: Env, gigId: string) => env.GIG_ROOM.get(env.GIG_ROOM.idFromName(gigId));
 
 /** Who wrote a message: a member, or the platform admin. */
 export type ChatSender = { kind: "member"; user: UserRow } | { kind: "admin" };
@@ -138,9 +149,10 @@ export interface ChatSend {
 export async function sendChatMessage(
   deps: Pick<Deps, "db" | "env" | "defer" | "committed">,
   send: ChatSend,
+  room: ChatRoomStore,
 ): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
   const text = chatText(send.text);
-  if (send.joined && text.ok && !send.fileAttachment) return storeInOneBatch(deps, send, text.text);
+  if (send.joined && text.ok && !send.fileAttachment) return storeInOneBatch(deps, send, text.text, room);
   // A message that will be sent: the sessions and the gig are read together, before the message is stored.
   const sending = send.joined && text.ok;
   const [checked, gig] = await Promise.all([
@@ -153,7 +165,7 @@ export async function sendChatMessage(
   if (!text.ok) return { kind: "refused", error: text.error, checked };
   if (!gig) return { kind: "refused", error: "Gig not found", checked };
   if (!mayChat(gig, sender)) return { kind: "refused", error: "You are no longer a party of this gig", leave: true, checked };
-  const message = await storeChatMessage(deps, gig, sender, text.text, send.fileAttachment, send.createdAt);
+  const message = await storeChatMessage(deps, gig, sender, text.text, send.fileAttachment, send.createdAt, room);
   return { kind: "done", checked, gig, message };
 }
 
@@ -162,17 +174,25 @@ const CHAT_GIG_COLUMNS = { id: gigs.id, title: gigs.title, gigType: gigs.gigType
 /** Whom a message notifies: the gig's poster, hirer and worker, each once, but not its sender. */
 const PARTIES = [gigs.posterId, gigs.hirerId, gigs.workerId] as const;
 
+/** Whether a message counts for the admin's unread chats: a member's, and one that mentions @admin (any case). */
+function summaryMarks(message: Pick<RoomChatMessage, "senderType" | "message">): { member: boolean; mention: boolean } {
+  const member = message.senderType === "user";
+  return { member, mention: member && /@admin/i.test(message.message) };
+}
+
 /**
  * A text message in one D1 batch, one transaction: the sender's and the due listeners' sessions are read, and the
- * gig; the message and a notification for each other party (their names and the gig's title as the rows have
- * them) are written only while the sender's session holds (or their admin token) and they are one of the gig's
- * parties (or the admin). So the checks and the write cannot disagree; when the reads say the sender may not
- * send, nothing was written, and the answer is as the checks in their order would give.
+ * gig; the gig's chat summary (one row per gig, counted up) and a notification for each other party (their names
+ * and the gig's title as the rows have them) are written only while the sender's session holds (or their admin
+ * token) and they are one of the gig's parties (or the admin). So the checks and the write cannot disagree; when
+ * the reads say the sender may not send, nothing was written, and the answer is as the checks in their order
+ * would give. Only when the summary was written does the room keep the message.
  */
 async function storeInOneBatch(
   deps: Pick<Deps, "db" | "env" | "defer">,
   send: ChatSend,
   text: string,
+  room: ChatRoomStore,
 ): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
   const { db } = deps;
   const now = new Date();
@@ -193,15 +213,34 @@ async function storeInOneBatch(
   const senderName =
     c.kind === "member" ? sql`(SELECT COALESCE(NULLIF(${users.displayName}, ''), ${users.username}) FROM ${users} WHERE ${users.id} = ${c.userId})` : sql`${ADMIN_SENDER.displayName}`;
   const notice = sql`${senderName} || ${' about "'} || ${gigs.title} || ${`": ${preview(text)}`}`;
-  // A notification is written with its message: the message's checks are its own.
-  const messageStored = exists(db.select({ one: sql`1` }).from(chatMessages).where(eq(chatMessages.id, id)));
+  // A notification is written with its message's summary: the message's checks are its own.
+  const messageStored = exists(db.select({ one: sql`1` }).from(gigChatSummaries).where(and(eq(gigChatSummaries.gigId, send.gigId), eq(gigChatSummaries.lastMessageId, id))));
+  const marks = summaryMarks({ senderType, message: text });
   const lookups = [...members.queries, ...admins.queries];
   const results = await db.batch([
     db.select(CHAT_GIG_COLUMNS).from(gigs).where(eq(gigs.id, send.gigId)).limit(1),
     db
-      .insert(chatMessages)
-      .select((qb) => qb.select(rowFields(chatMessages, { id, gigId: gigs.id, senderId, senderType, message: text, attachmentId: null, createdAt: send.createdAt })).from(gigs).where(mayWrite))
-      .returning({ id: chatMessages.id }),
+      .insert(gigChatSummaries)
+      .select((qb) =>
+        qb
+          .select(
+            rowFields(gigChatSummaries, {
+              gigId: gigs.id,
+              messageCount: 1,
+              lastMessageId: id,
+              lastMessageAt: send.createdAt,
+              lastSenderId: senderId,
+              lastSenderType: senderType,
+              memberMessageCount: marks.member ? 1 : 0,
+              lastMemberMessageAt: marks.member ? send.createdAt : null,
+              lastMentionAt: marks.mention ? send.createdAt : null,
+            }),
+          )
+          .from(gigs)
+          .where(mayWrite),
+      )
+      .onConflictDoUpdate({ target: gigChatSummaries.gigId, set: SUMMARY_COUNTED_UP })
+      .returning({ gigId: gigChatSummaries.gigId }),
     ...PARTIES.map((party, i) =>
       db
         .insert(notifications)
@@ -217,7 +256,7 @@ async function storeInOneBatch(
     ),
     ...lookups,
   ]);
-  const [gigRows, stored, ...rest] = results as unknown as [ChatGig[], { id: string }[], ...unknown[][]];
+  const [gigRows, stored, ...rest] = results as unknown as [ChatGig[], { gigId: string }[], ...unknown[][]];
   const written = rest.slice(0, PARTIES.length).flat() as { id: string; userId: string }[];
   const answers = rest.slice(PARTIES.length);
   const checked = sessionCheck(
@@ -232,10 +271,23 @@ async function storeInOneBatch(
   if (!gig) return { kind: "refused", error: "Gig not found", checked };
   if (!mayChat(gig, sender)) return { kind: "refused", error: "You are no longer a party of this gig", leave: true, checked };
   if (stored.length === 0) throw new Error("a chat message whose checks held was not stored");
+  room.keep({ id, senderId, senderType, message: text, attachmentId: null, createdAt: send.createdAt });
   // As Deps.committed does for a change's notifications: to the members' open tabs, and as Nostr DMs.
   if (written.length > 0) deps.defer(() => notificationsWritten({ db, env: deps.env }, written));
   return { kind: "done", checked, gig, message: messageView(id, gig.id, sender, text, send.createdAt, null) };
 }
+
+/** A message's summary row counted up (the upsert's new row is the message's own: `excluded`). */
+const SUMMARY_COUNTED_UP = {
+  messageCount: sql`message_count + 1`,
+  lastMessageId: sql`excluded.last_message_id`,
+  lastMessageAt: sql`excluded.last_message_at`,
+  lastSenderId: sql`excluded.last_sender_id`,
+  lastSenderType: sql`excluded.last_sender_type`,
+  memberMessageCount: sql`member_message_count + excluded.member_message_count`,
+  lastMemberMessageAt: sql`COALESCE(excluded.last_member_message_at, last_member_message_at)`,
+  lastMentionAt: sql`COALESCE(excluded.last_mention_at, last_mention_at)`,
+};
 
 /** A stored message as the room broadcasts it. */
 function messageView(id: string, gigId: string, sender: ChatSender, text: string, createdAt: string, file: ChatMessageView["fileAttachment"]): ChatMessageView {
@@ -276,8 +328,9 @@ function preview(text: string): string {
 }
 
 /**
- * Stores one message (with its file, if any) and notifies the other parties in one batch; answers the
- * message as the room broadcasts it. The text was checked (chatMessageText) by the caller.
+ * Stores one message (with its file, if any): the file, the gig's chat summary and the other parties'
+ * notifications in one D1 batch, then the message in the room. Answers the message as the room broadcasts it.
+ * The text was checked (chatMessageText) by the caller.
  */
 async function storeChatMessage(
   deps: Pick<Deps, "db" | "committed">,
@@ -286,19 +339,23 @@ async function storeChatMessage(
   text: string,
   fileRef: AttachmentRef | null,
   createdAt: string,
+  room: ChatRoomStore,
 ): Promise<ChatMessageView> {
   if (fileRef && sender.kind !== "member") throw badRequest("Only the gig's parties can attach files");
   const files = fileRef && sender.kind === "member" ? await prepareAttachments(deps, sender.user.id, gig.id, [fileRef]) : [];
 
-  const id = crypto.randomUUID();
   const senderId = sender.kind === "member" ? sender.user.id : null;
+  const stored: RoomChatMessage = {
+    id: crypto.randomUUID(),
+    senderId,
+    senderType: sender.kind === "member" ? "user" : "admin",
+    message: text,
+    attachmentId: files[0]?.view.id ?? null,
+    createdAt,
+  };
   const change = new AtomicChange(deps.db, deps.committed);
   insertAttachments(change, ALWAYS, files);
-  change.insert(
-    chatMessages,
-    { id, gigId: gig.id, senderId, senderType: sender.kind === "member" ? "user" : "admin", message: text, attachmentId: files[0]?.view.id ?? null, createdAt },
-    ALWAYS,
-  );
+  countInSummary(change, gig.id, stored);
   const senderName = sender.kind === "member" ? sender.user.displayName || sender.user.username : ADMIN_SENDER.displayName;
   const recipients = new Set([gig.posterId, gig.hirerId, gig.workerId].filter((u): u is string => !!u && u !== senderId));
   notify(
@@ -318,8 +375,56 @@ async function storeChatMessage(
   } catch (err) {
     throw attachmentRaceAsConflict(err, "This file is already attached to a gig. Please upload it again.");
   }
+  room.keep(stored);
+  return messageView(stored.id, gig.id, sender, text, createdAt, files[0]?.view ?? null);
+}
 
-  return messageView(id, gig.id, sender, text, createdAt, files[0]?.view ?? null);
+/** The gig's summary counted up by one message, inside a change: its row made when it is the gig's first. */
+function countInSummary(change: AtomicChange, gigId: string, message: RoomChatMessage): void {
+  const marks = summaryMarks(message);
+  change.insert(gigChatSummaries, { gigId }, where("NOT EXISTS (SELECT 1 FROM gig_chat_summaries WHERE gig_id = ?)", gigId));
+  change.update(
+    gigChatSummaries,
+    {
+      messageCount: sql`message_count + 1`,
+      lastMessageId: message.id,
+      lastMessageAt: message.createdAt,
+      lastSenderId: message.senderId,
+      lastSenderType: message.senderType,
+      memberMessageCount: sql`member_message_count + ${marks.member ? 1 : 0}`,
+      lastMemberMessageAt: marks.member ? message.createdAt : undefined,
+      lastMentionAt: marks.mention ? message.createdAt : undefined,
+    },
+    where("gig_id = ?", gigId),
+    ALWAYS,
+  );
+}
+
+/**
+ * The gig's summary as the messages in `held` give it (the room's, once the chat move copied the gig's D1
+ * messages into it): written in the room's turn, so no message of the gig is being stored meanwhile.
+ */
+export async function writeChatSummary(
+  deps: Pick<Deps, "db">,
+  gigId: string,
+  held: { count: number; members: number; last: RoomChatMessage | null; lastMemberAt: string | null; lastMentionAt: string | null },
+): Promise<void> {
+  if (!held.last) {
+    await deps.db.delete(gigChatSummaries).where(eq(gigChatSummaries.gigId, gigId));
+    return;
+  }
+  const row = {
+    gigId,
+    messageCount: held.count,
+    lastMessageId: held.last.id,
+    lastMessageAt: held.last.createdAt,
+    lastSenderId: held.last.senderId,
+    lastSenderType: held.last.senderType,
+    memberMessageCount: held.members,
+    lastMemberMessageAt: held.lastMemberAt,
+    lastMentionAt: held.lastMentionAt,
+  };
+  await deps.db.insert(gigChatSummaries).values(row).onConflictDoUpdate({ target: gigChatSummaries.gigId, set: row });
 }
 
 // ---- History ----------------------------------------------------------------------------------
@@ -331,38 +436,130 @@ export const HISTORY_PAGE_MAX = 100;
  * to the gig's parties and the admin. `nextCursor` pages further back.
  */
 export async function listChatMessages(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "env">,
   gigId: string,
   viewer: Viewer,
   page: { limit: number; before?: string },
 ): Promise<{ messages: ChatMessageView[]; nextCursor: string | null }> {
-  const { since } = await gigHistoryForParty(deps, gigId, viewer);
+  const { gig, since } = await gigHistoryForParty(deps, gigId, viewer);
+  // An old gig's chat is in its document in R2 (decision 033).
+  if (gig.archivedAt) return archivedChatPage(deps, gigId, since, page, gigChatHistory);
   const before = page.before ? decodePageCursor(page.before) : null;
-  const rows = await deps.db
-    .select({ m: chatMessages, user: { username: users.username, displayName: users.displayName, profilePicture: users.profilePicture }, file: attachments })
+  const rows = await storedMessages(deps, gigId, { since, before, limit: page.limit + 1 });
+  const more = rows.length > page.limit;
+  const newestFirst = rows.slice(0, page.limit);
+  const messages = await chatMessageViews(deps.db, gigId, newestFirst.reverse());
+  return { messages, nextCursor: more && messages[0] ? encodePageCursor(messages[0]) : null };
+}
+
+/**
+ * A gig's messages as stored, newest first: the room's, and any the chat move has not yet copied there from D1
+ * (the same message in both is shown once), so a gig reads the same before, during and after its move.
+ */
+export async function storedMessages(deps: Pick<Deps, "db" | "env">, gigId: string, query: RoomHistoryQuery): Promise<RoomChatMessage[]> {
+  const [inRoom, inD1] = await Promise.all([roomOf(deps.env, gigId).chatMessages(query), notYetMoved(deps.db, gigId, query)]);
+  if (inD1.length === 0) return inRoom;
+  const byId = new Map<string, RoomChatMessage>();
+  for (const m of [...inRoom, ...inD1]) if (!byId.has(m.id)) byId.set(m.id, m);
+  const merged = [...byId.values()].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+  return query.limit ? merged.slice(0, query.limit) : merged;
+}
+
+/** The gig's messages still in D1 (written before each room kept its own), as the room would answer them. */
+async function notYetMoved(db: Db, gigId: string, { since, before, limit }: RoomHistoryQuery): Promise<RoomChatMessage[]> {
+  const q = db
+    .select({
+      id: chatMessages.id,
+      senderId: chatMessages.senderId,
+      senderType: chatMessages.senderType,
+      message: chatMessages.message,
+      attachmentId: chatMessages.attachmentId,
+      createdAt: chatMessages.createdAt,
+    })
     .from(chatMessages)
-    .leftJoin(users, eq(users.id, chatMessages.senderId))
-    .leftJoin(attachments, eq(attachments.id, chatMessages.attachmentId))
     .where(
       and(
         eq(chatMessages.gigId, gigId),
         since ? gte(chatMessages.createdAt, since) : undefined,
-        before
-          ? or(lt(chatMessages.createdAt, before.createdAt), and(eq(chatMessages.createdAt, before.createdAt), lt(chatMessages.id, before.id)))
-          : undefined,
+        before ? or(lt(chatMessages.createdAt, before.createdAt), and(eq(chatMessages.createdAt, before.createdAt), lt(chatMessages.id, before.id))) : undefined,
       ),
     )
-    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(page.limit + 1);
-  const more = rows.length > page.limit;
-  const newestFirst = rows.slice(0, page.limit);
-  const messages = newestFirst.reverse().map(({ m, user, file }) => chatMessageViewOf(m, user, file));
-  return { messages, nextCursor: more && messages[0] ? encodePageCursor(messages[0]) : null };
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id));
+  return limit ? q.limit(limit) : q;
+}
+
+/** How many members' messages the gig has up to `at` (the room's and any not yet moved): the admin's read mark. */
+export async function memberMessagesUpTo(deps: Pick<Deps, "db" | "env">, gigId: string, at: string): Promise<number> {
+  const [inRoom, inD1] = await Promise.all([
+    roomOf(deps.env, gigId).memberMessagesUpTo(at),
+    deps.db
+      .select({ n: count() })
+      .from(chatMessages)
+      .where(and(eq(chatMessages.gigId, gigId), eq(chatMessages.senderType, "user"), lte(chatMessages.createdAt, at))),
+  ]);
+  // A message copied into the room but not yet deleted from D1 is in both; the move deletes it right after.
+  const moving = inD1[0]?.n ? await heldInBoth(deps, gigId, at) : 0;
+  return inRoom + (inD1[0]?.n ?? 0) - moving;
+}
+
+/** Members' messages up to `at` that the room holds and D1 still has (a gig in the middle of its move). */
+async function heldInBoth(deps: Pick<Deps, "db" | "env">, gigId: string, at: string): Promise<number> {
+  const inRoom = new Set((await roomOf(deps.env, gigId).chatMessages({})).filter((m) => m.senderType === "user" && m.createdAt <= at).map((m) => m.id));
+  const inD1 = await deps.db
+    .select({ id: chatMessages.id })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.gigId, gigId), eq(chatMessages.senderType, "user"), lte(chatMessages.createdAt, at)));
+  return inD1.filter((m) => inRoom.has(m.id)).length;
+}
+
+/** D1 binds at most 100 values a query: ids are looked up in groups. */
+function inGroups<T>(ids: string[], size = 90): string[][] {
+  const groups: string[][] = [];
+  for (let i = 0; i < ids.length; i += size) groups.push(ids.slice(i, i + size));
+  return groups;
+}
+
+/** The senders' names and pictures (as the members have them now), by id. */
+export async function sendersOf(db: Db, rows: RoomChatMessage[]): Promise<Map<string, SenderColumns & object>> {
+  const ids = [...new Set(rows.flatMap((m) => (m.senderType === "user" && m.senderId ? [m.senderId] : [])))];
+  const found = new Map<string, SenderColumns & object>();
+  for (const group of inGroups(ids)) {
+    const list = await db
+      .select({ id: users.id, username: users.username, displayName: users.displayName, profilePicture: users.profilePicture })
+      .from(users)
+      .where(inArray(users.id, group));
+    for (const { id, ...user } of list) found.set(id, user);
+  }
+  return found;
+}
+
+/** Messages as the chat shows them (oldest first as given): the senders' names and the files from D1. */
+async function chatMessageViews(db: Db, gigId: string, rows: RoomChatMessage[]): Promise<ChatMessageView[]> {
+  const fileIds = [...new Set(rows.flatMap((m) => (m.attachmentId ? [m.attachmentId] : [])))];
+  const [senders, files] = await Promise.all([
+    sendersOf(db, rows),
+    Promise.all(inGroups(fileIds).map((group) => db.select().from(attachments).where(inArray(attachments.id, group)))).then((lists) => new Map(lists.flat().map((f) => [f.id, f]))),
+  ]);
+  return rows.map((m) =>
+    chatMessageViewOf({ ...m, gigId }, m.senderId ? (senders.get(m.senderId) ?? null) : null, m.attachmentId ? (files.get(m.attachmentId) ?? null) : null),
+  );
+}
+
+/** Every message of the gig, oldest first (the room's and any not yet moved from D1): for the gig's archive. */
+export async function gigChatHistory(env: Env, gigId: string): Promise<ChatMessageView[]> {
+  const deps = { db: openDb(env.DB), env };
+  const rows = await storedMessages(deps, gigId, {});
+  return chatMessageViews(deps.db, gigId, rows.reverse());
+}
+
+/** The room deletes the gig's stored messages (its archive holds them now). Running it again does nothing more. */
+export async function forgetGigChat(env: Env, gigId: string, ids?: string[]): Promise<void> {
+  await roomOf(env, gigId).forgetChat(ids);
 }
 
 type SenderColumns = { username: string; displayName: string | null; profilePicture: string | null } | null;
 
-export function chatMessageViewOf(m: typeof chatMessages.$inferSelect, user: SenderColumns, file: typeof attachments.$inferSelect | null): ChatMessageView {
+export function chatMessageViewOf(m: RoomChatMessage & { gigId: string }, user: SenderColumns, file: typeof attachments.$inferSelect | null): ChatMessageView {
   const admin = m.senderType === "admin";
   return {
     id: m.id,
@@ -381,18 +578,29 @@ export function chatMessageViewOf(m: typeof chatMessages.$inferSelect, user: Sen
 /** The `/ws` upgrade, once the route has checked it: to the gig's room (404 for a gig that does not exist). */
 export async function connectToRoom(deps: Pick<Deps, "db" | "env">, gigId: string, upgrade: Request): Promise<Response> {
   await loadGig(deps, gigId);
-  return deps.env.GIG_ROOM.get(deps.env.GIG_ROOM.idFromName(gigId)).fetch(upgrade);
+  return roomOf(deps.env, gigId).fetch(upgrade);
 }
 
 /**
- * Posts a message as the platform admin (the admin REST endpoint calls this): stored here, then the gig's
- * room broadcasts it to whoever is connected. Answers the stored message.
+ * Posts a message as the platform admin (the admin REST endpoint calls this): the gig's room stores it in its
+ * turn, as it does its sockets' messages, and broadcasts it to whoever is connected. Answers the stored message.
  */
-export async function postAdminChatMessage(deps: Pick<Deps, "db" | "env" | "committed">, gigId: string, text: string): Promise<ChatMessageView> {
+export async function postAdminChatMessage(deps: Pick<Deps, "db" | "env">, gigId: string, text: string): Promise<ChatMessageView> {
   const checked = chatText(text);
   if (!checked.ok) throw badRequest(checked.error);
-  const gig = await loadGig(deps, gigId);
-  const stored = await storeChatMessage(deps, gig, { kind: "admin" }, checked.text, null, nowIso());
-  await deps.env.GIG_ROOM.get(deps.env.GIG_ROOM.idFromName(gigId)).broadcastMessage(gigId, stored);
-  return stored;
+  await loadGig(deps, gigId);
+  return roomOf(deps.env, gigId).postAdminMessage(gigId, checked.text);
+}
+
+/** The room's side of an admin's post: the gig read, then stored as any message is (summary, notifications, the room). */
+export async function storeAdminChatMessage(
+  deps: Pick<Deps, "db" | "committed">,
+  gigId: string,
+  text: string,
+  createdAt: string,
+  room: ChatRoomStore,
+): Promise<ChatMessageView> {
+  const gig = await findGig(deps, gigId);
+  if (!gig) throw new Error("Gig not found");
+  return storeChatMessage(deps, gig, { kind: "admin" }, text, null, createdAt, room);
 }

@@ -6,6 +6,8 @@ import { retryPayouts } from "./payouts";
 import { autoReleaseDue } from "./auto-release";
 import { sweepAbandonedUploads } from "./files";
 import { publishNostrOutbox } from "./nostr-outbox";
+import { archiveOldGigs } from "./archive";
+import { moveChatToRooms } from "./chat-move";
 import type { Deps } from "./deps";
 
 /**
@@ -20,6 +22,8 @@ export async function runMinuteJobs(deps: Deps) {
     autoRelease: await job("auto-release", () => autoReleaseDue(deps)),
     cleanedUp: await job("expired logins", () => forgetExpiredLogins(deps)),
     abandonedUploads: await job("abandoned uploads", () => sweepAbandonedUploads(deps)),
+    archivedGigs: await job("old gigs to R2", () => archiveOldGigs(deps)),
+    chatMove: await job("chat move", () => moveChatToRooms(deps)),
     ...(await runNostrJobs(deps)),
   };
 }

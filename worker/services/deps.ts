@@ -28,3 +28,4 @@ export function settingNumber(value: string | undefined, fallback: number): numb
 
 export const invoiceExpirySeconds = (env: Env) => settingNumber(env.INVOICE_EXPIRY_SECONDS, 3600);
 export const autoReleaseDays = (env: Env) => settingNumber(env.AUTO_RELEASE_DAYS, 14);
+export const archiveAfterDays = (env: Env) => settingNumber(env.ARCHIVE_AFTER_DAYS, 365);

@@ -2,6 +2,7 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import type { AtomicChange, Guard } from "../db/atomic";
 import { gigEvents } from "../db/schema";
+import { withArchivedEvents } from "./archived-gig";
 import type { Deps } from "./deps";
 
 export interface GigEventDraft {
@@ -19,13 +20,17 @@ export function addGigEvent(change: AtomicChange, when: Guard, event: GigEventDr
   );
 }
 
-/** The gig's events, oldest first; from `since` on when given (a later hirer's view, gig-access.ts). */
-export async function listGigEvents({ db }: Pick<Deps, "db">, gigId: string, since: string | null = null) {
-  const rows = await db
+/**
+ * The gig's events, oldest first; from `since` on when given (a later hirer's view, gig-access.ts). An archived
+ * gig's (`archivedAt`, the gig's row) are in its document in R2, before any written since.
+ */
+export async function listGigEvents(deps: Pick<Deps, "db" | "env">, gigId: string, since: string | null = null, archivedAt: string | null = null) {
+  const live = await deps.db
     .select()
     .from(gigEvents)
     .where(and(eq(gigEvents.gigId, gigId), since ? gte(gigEvents.createdAt, since) : undefined))
     .orderBy(asc(gigEvents.createdAt), asc(gigEvents.id));
+  const rows = archivedAt ? await withArchivedEvents(deps, gigId, live, since) : live;
   return rows.map((r) => {
     const data = JSON.parse(r.data) as Record<string, unknown>;
     return { id: r.id, gigId: r.gigId, type: r.type, actorId: r.actorId, createdAt: r.createdAt, ...data, attachments: Array.isArray(data.attachments) ? data.attachments : [] };

@@ -1,6 +1,6 @@
 // Profiles: the member's own view, the public view, edits, alias availability and account deletion.
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { nip19 } from "nostr-tools";
+import * as nip19 from "nostr-tools/nip19";
 import { successRate } from "../../domain/reputation";
 import type { OwnUser, ProfileUpdate, PublicUser } from "../../domain/profile";
 import type { Db, UserRow } from "../db/client";
@@ -12,6 +12,7 @@ import { gigs, notifications, sessions, users } from "../db/schema";
 import { nowIso } from "../db/client";
 import { destinationHost } from "../lightning/lnurl";
 import { badRequest, conflict, notFound } from "../errors";
+import { endMemberAccess } from "../auth/member-sessions";
 
 export const DELETED_USER_NAME = "Deleted user";
 
@@ -164,7 +165,7 @@ const ACTIVE_ESCROW = "You have gigs with active escrow or payments on their way
  * gone. One batch, every statement guarded by noMoneyInPlay: a hire racing the deletion either lands
  * first (and the deletion is refused) or finds the offering cancelled.
  */
-export async function deleteAccount(deps: Pick<Deps, "db" | "committed">, me: UserRow): Promise<void> {
+export async function deleteAccount(deps: Pick<Deps, "db" | "committed"> & Partial<Pick<Deps, "env">>, me: UserRow): Promise<void> {
   const guard = noMoneyInPlay(me.id);
   const offerings = await deps.db
     .select({ id: gigs.id })
@@ -182,4 +183,6 @@ export async function deleteAccount(deps: Pick<Deps, "db" | "committed">, me: Us
   // The guard decided, in the batch: money in play (now, or landed meanwhile) left everything as it was.
   const after = await deps.db.query.users.findFirst({ where: eq(users.id, me.id), columns: { deletedAt: true } });
   if (!after?.deletedAt) throw conflict(ACTIVE_ESCROW, "active_escrow");
+  // Its sessions end at its inbox too, where requests check them (docs/decisions/032): at once, for every token.
+  if (deps.env) await endMemberAccess(deps.env, me.id);
 }
