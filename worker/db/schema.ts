@@ -143,7 +143,7 @@ export const gigs = sqliteTable(
     index("gigs_poster_idx").on(t.posterId, t.createdAt),
     index("gigs_hirer_idx").on(t.hirerId, t.createdAt),
     index("gigs_worker_idx").on(t.workerId, t.createdAt),
-    // The ended gigs not yet archived, by when they ended (the archive cron's question; migrations/0020).
+    // The ended gigs not yet archived, by when they ended (the archive cron's question; migrations/0019).
     index("gigs_archive_due_idx").on(sql`coalesce(${t.completedAt}, ${t.cancelledAt})`).where(sql`archived_at IS NULL AND status IN ('completed', 'cancelled')`),
   ],
 );

@@ -22,7 +22,7 @@ export const ARCHIVE_GIGS_PER_RUN = 5;
 
 const DAY_MS = 86_400_000;
 
-/** When an ended gig ended; written as in the index gigs_archive_due_idx (migrations/0020), so SQLite uses it. */
+/** When an ended gig ended; written as in the index gigs_archive_due_idx (migrations/0019), so SQLite uses it. */
 const ENDED_AT = sql`coalesce(${gigs.completedAt}, ${gigs.cancelledAt})`;
 
 /** A payout not yet paid (pending, in flight, in doubt or failed and waiting for the admin) keeps its gig in D1. */
