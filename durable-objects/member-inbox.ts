@@ -5,12 +5,14 @@
 // gigs' chat rooms the member joined, so that when their sessions end (worker/services/auth.ts) it closes its
 // own tabs and the member's sockets in those rooms at once.
 // It also holds the member's live sessions (docs/decisions/032): every request of the member is checked here,
-// not in the database, and signing out, "sign out everywhere" and deleting the account end them here first.
+// not in the database, and signing out, "sign out everywhere" and deleting the account end them here first. So
+// whether a tab's session still holds is told from here too; only a tab whose session it never held (a token
+// from before 032) is checked in the database.
 import { DurableObject } from "cloudflare:workers";
 import { INBOX_PROTOCOL, type InboxFrame } from "../domain/notifications";
 import { makeDeps } from "../worker/composition";
 import type { Env, InboxSession, MemberInboxApi, OpenedSession } from "../worker/env";
-import { inboxNews, unreadCount } from "../worker/services/notifications";
+import { inboxNews, liveSessionsInDatabase, unreadCount } from "../worker/services/notifications";
 import { chatRoomOf, type InboxRoomsApi } from "../worker/services/session-sockets";
 import { LAST_USED_GRANULARITY_MS, SESSION_TTL_MS } from "../worker/services/auth";
 import type { Deps } from "../worker/services/deps";
@@ -23,12 +25,17 @@ export const INBOX_SESSION_ENDED_CLOSE_CODE = 1008;
 interface TabState {
   userId: string;
   sessionId: string;
+  /**
+   * The inbox held the tab's session when it opened: once it no longer does, the session ended. Absent on a tab
+   * of a session from before (and on sockets opened before this was kept): checked in the database.
+   */
+  heldHere?: boolean;
 }
 
 function tabStateOf(raw: unknown): TabState | null {
   if (raw === null || typeof raw !== "object") return null;
-  const { userId, sessionId } = raw as Record<string, unknown>;
-  return typeof userId === "string" && typeof sessionId === "string" ? { userId, sessionId } : null;
+  const { userId, sessionId, heldHere } = raw as Record<string, unknown>;
+  return typeof userId === "string" && typeof sessionId === "string" ? { userId, sessionId, heldHere: heldHere === true } : null;
 }
 
 function send(ws: WebSocket, frame: InboxFrame): void {
@@ -70,9 +77,10 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket" || !userId || !sessionId) {
       return Response.json({ message: "Expected a WebSocket upgrade for a member", error: "upgrade_required" }, { status: 426 });
     }
+    const heldHere = (await this.heldSessionIds(Date.now())).has(sessionId);
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ userId, sessionId } satisfies TabState);
+    server.serializeAttachment({ userId, sessionId, heldHere } satisfies TabState);
     // Read after the socket is accepted: a notification written from now on is announced to it as well.
     this.serially(async () => send(server, { type: "unread_count", count: await unreadCount(this.deps(), userId) })).catch(() => undefined);
     return new Response(null, { status: 101, webSocket: client, headers: { "Sec-WebSocket-Protocol": INBOX_PROTOCOL } });
@@ -107,7 +115,7 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
   private async closeEndedTabs(userId: string): Promise<number> {
     const tabs = this.tabs();
     if (tabs.length === 0) return 0;
-    const { liveSessions } = await inboxNews(this.deps(), userId, [...new Set(tabs.map((t) => t.state.sessionId))], []);
+    const liveSessions = await this.liveSessions(userId, tabs);
     let open = 0;
     for (const { ws, state } of tabs) {
       if (liveSessions.has(state.sessionId)) open++;
@@ -193,6 +201,31 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
     await this.deleteKeys([...(await this.storedSessions()).keys()]);
   }
 
+  /** The ids of the live sessions this inbox holds (an expired one is not live). */
+  private async heldSessionIds(now: number): Promise<Set<string>> {
+    if (await this.ctx.storage.get<boolean>(REMOVED_KEY)) return new Set();
+    return new Set([...(await this.storedSessions()).values()].filter((s) => s.expiresAt > now).map((s) => s.id));
+  }
+
+  /**
+   * Which of the tabs' sessions are live: a session held here is; one held when its tab opened and gone since
+   * has ended (signed out, everywhere, the account deleted, expired). Only a tab whose session was never held here
+   * (a token from before decision 032, or a sign-in the inbox could not take) is asked of the database.
+   */
+  private async liveSessions(userId: string, tabs: { state: TabState }[]): Promise<Set<string>> {
+    const held = await this.heldSessionIds(Date.now());
+    const live = new Set<string>();
+    const notHeld = new Set<string>();
+    for (const { state } of tabs) {
+      if (held.has(state.sessionId)) live.add(state.sessionId);
+      else if (!state.heldHere) notHeld.add(state.sessionId);
+    }
+    if (notHeld.size > 0 && !(await this.ctx.storage.get<boolean>(REMOVED_KEY))) {
+      for (const id of await liveSessionsInDatabase(this.deps(), userId, [...notHeld])) live.add(id);
+    }
+    return live;
+  }
+
   private storedSessions(): Promise<Map<string, StoredSession>> {
     return this.ctx.storage.list<StoredSession>({ prefix: SESSION_KEY });
   }
@@ -225,10 +258,10 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
       // No open tab: nothing to read or tell (the bell reads the count when it next opens).
       if (tabs.length === 0) return;
       const userId = tabs[0]!.state.userId;
-      const news = await inboxNews(this.deps(), userId, [...new Set(tabs.map((t) => t.state.sessionId))], notificationIds);
+      const [liveSessions, news] = await Promise.all([this.liveSessions(userId, tabs), inboxNews(this.deps(), userId, notificationIds)]);
       const frames = news.notifications.map((notification) => JSON.stringify({ type: "notification", notification, unreadCount: news.unreadCount } satisfies InboxFrame));
       for (const { ws, state } of tabs) {
-        if (!news.liveSessions.has(state.sessionId)) {
+        if (!liveSessions.has(state.sessionId)) {
           this.endTab(ws);
           continue;
         }

@@ -2,7 +2,7 @@
 // storage (decision 031); each frame it parses is one call here, which checks the sessions, the gig and the text,
 // writes the gig's chat summary and the notifications to D1, and hands the message to the room to keep; the room
 // broadcasts what the call answers. The REST history, the admin's view and the archive read the room.
-import { and, count, desc, eq, exists, gte, inArray, isNotNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, exists, gte, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { ADMIN_SENDER_ID, chatMessageText, type ChatMessageView } from "../../domain/chat-protocol";
 import { isParty } from "../../domain/gig";
 import type { AttachmentRef } from "../../domain/files";
@@ -173,6 +173,14 @@ export async function sendChatMessage(
 const CHAT_GIG_COLUMNS = { id: gigs.id, title: gigs.title, gigType: gigs.gigType, posterId: gigs.posterId, hirerId: gigs.hirerId, workerId: gigs.workerId };
 /** Whom a message notifies: the gig's poster, hirer and worker, each once, but not its sender. */
 const PARTIES = [gigs.posterId, gigs.hirerId, gigs.workerId] as const;
+/** One row for each of PARTIES, by its place there: crossed with the gig's row, one candidate notification each. */
+const PARTY_ROWS = sql`(SELECT 0 AS place UNION ALL SELECT 1 UNION ALL SELECT 2) AS parties`;
+/** Of one value for each of PARTIES, the one of the row's party. */
+const partyPick = (values: readonly SQL[]): SQL => sql`(CASE parties.place ${sql.join(values.map((v, i) => sql`WHEN ${sql.raw(String(i))} THEN ${v} `))}END)`;
+/** The row's party. */
+const party = partyPick(PARTIES.map((column) => sql`${column}`));
+/** The row's party was not already a party in an earlier column (each party is notified once). */
+const notNamedEarlier = or(...PARTIES.map((column, i) => and(sql`parties.place = ${sql.raw(String(i))}`, ...PARTIES.slice(0, i).map((earlier) => sql`${column} IS NOT ${earlier}`))));
 
 /** Whether a message counts for the admin's unread chats: a member's, and one that mentions @admin (any case). */
 function summaryMarks(message: Pick<RoomChatMessage, "senderType" | "message">): { member: boolean; mention: boolean } {
@@ -241,24 +249,24 @@ async function storeInOneBatch(
       )
       .onConflictDoUpdate({ target: gigChatSummaries.gigId, set: SUMMARY_COUNTED_UP })
       .returning({ gigId: gigChatSummaries.gigId }),
-    ...PARTIES.map((party, i) =>
-      db
-        .insert(notifications)
-        .select((qb) =>
-          qb
-            .select(
-              rowFields(notifications, { id: crypto.randomUUID(), userId: party, gigId: gigs.id, type: "message", title: "New Message", message: notice, actorId: senderId, isRead: false, createdAt: at }),
-            )
-            .from(gigs)
-            .where(and(eq(gigs.id, send.gigId), messageStored, isNotNull(party), senderId === null ? undefined : ne(party, senderId), ...PARTIES.slice(0, i).map((earlier) => sql`${party} IS NOT ${earlier}`))),
-        )
-        .returning({ id: notifications.id, userId: notifications.userId }),
-    ),
+    // The other parties' notifications in one statement: the gig's row once for each party (PARTY_ROWS), each
+    // with its own id, kept only for a party who is there, is not the sender and was not named by an earlier
+    // column (a poster who hired themselves is notified once).
+    db
+      .insert(notifications)
+      .select((qb) =>
+        qb
+          .select(
+            rowFields(notifications, { id: partyPick(PARTIES.map(() => sql`${crypto.randomUUID()}`)), userId: party, gigId: gigs.id, type: "message", title: "New Message", message: notice, actorId: senderId, isRead: false, createdAt: at }),
+          )
+          .from(gigs)
+          .crossJoin(PARTY_ROWS)
+          .where(and(eq(gigs.id, send.gigId), messageStored, isNotNull(party), senderId === null ? undefined : ne(party, senderId), notNamedEarlier)),
+      )
+      .returning({ id: notifications.id, userId: notifications.userId, nostrDm: WANTS_NOSTR_DM }),
     ...lookups,
   ]);
-  const [gigRows, stored, ...rest] = results as unknown as [ChatGig[], { gigId: string }[], ...unknown[][]];
-  const written = rest.slice(0, PARTIES.length).flat() as { id: string; userId: string }[];
-  const answers = rest.slice(PARTIES.length);
+  const [gigRows, stored, written, ...answers] = results as unknown as [ChatGig[], { gigId: string }[], { id: string; userId: string; nostrDm: boolean }[], ...unknown[][]];
   const checked = sessionCheck(
     now.getTime(),
     credentials,
@@ -276,6 +284,12 @@ async function storeInOneBatch(
   if (written.length > 0) deps.defer(() => notificationsWritten({ db, env: deps.env }, written));
   return { kind: "done", checked, gig, message: messageView(id, gig.id, sender, text, send.createdAt, null) };
 }
+
+/**
+ * Whether a just-written notification's member wants it as a Nostr DM (as enqueueNotificationDms reads it), told by
+ * the insert that writes it: the common member, who does not, costs no second read of the notification.
+ */
+const WANTS_NOSTR_DM = sql<boolean>`EXISTS (SELECT 1 FROM users AS recipient WHERE recipient.id = notifications.user_id AND recipient.nostr_dm_notifications = 1 AND recipient.nostr_pubkey IS NOT NULL AND recipient.deleted_at IS NULL)`.mapWith(Boolean);
 
 /** A message's summary row counted up (the upsert's new row is the message's own: `excluded`). */
 const SUMMARY_COUNTED_UP = {

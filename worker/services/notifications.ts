@@ -3,7 +3,8 @@
 // their inbox (durable-objects/member-inbox.ts) and, when the member turned it on, written to the Nostr outbox as a
 // NIP-17 private message (nostr-dms.ts, docs/decisions/026).
 import type { AtomicChange, Guard } from "../db/atomic";
-import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { NotificationView } from "../../domain/notifications";
 import { liveSession } from "../auth/live-sessions";
 import type { Db } from "../db/client";
@@ -51,16 +52,23 @@ export async function listNotifications({ db }: Pick<Deps, "db">, userId: string
   return notificationViews(db, eq(notifications.userId, userId), limit);
 }
 
+/** A notification's columns with its actor's name and picture (its actor's row, left-joined). */
+const VIEW_COLUMNS = { n: notifications, actorName: users.displayName, actorUsername: users.username, actorPicture: users.profilePicture };
+
 /** Newest first, each with its actor's name and picture. */
 async function notificationViews(db: Db, where: SQL | undefined, limit: number): Promise<NotificationView[]> {
   const rows = await db
-    .select({ n: notifications, actorName: users.displayName, actorUsername: users.username, actorPicture: users.profilePicture })
+    .select(VIEW_COLUMNS)
     .from(notifications)
     .leftJoin(users, eq(users.id, notifications.actorId))
     .where(where)
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit);
-  return rows.map(({ n, actorName, actorUsername, actorPicture }) => ({
+  return rows.map(notificationView);
+}
+
+function notificationView({ n, actorName, actorUsername, actorPicture }: { n: typeof notifications.$inferSelect; actorName: string | null; actorUsername: string | null; actorPicture: string | null }): NotificationView {
+  return {
     id: n.id,
     isRead: n.isRead,
     gigId: n.gigId,
@@ -70,7 +78,7 @@ async function notificationViews(db: Db, where: SQL | undefined, limit: number):
     createdAt: n.createdAt,
     actorName: actorName ?? actorUsername ?? null,
     actorPicture: actorPicture ?? null,
-  }));
+  };
 }
 
 export async function unreadCount({ db }: Pick<Deps, "db">, userId: string): Promise<number> {
@@ -106,17 +114,19 @@ export async function markAllRead({ db }: Pick<Deps, "db">, userId: string): Pro
  * and a member who turned on "Send my notifications as Nostr DMs" gets it in the Nostr outbox as a private
  * message (the cron sends it; no request waits on a relay). `requestOrigin` is the origin of the request that
  * wrote it, for the gig's link on a local run. Never fails.
+ * A writer that already knows whether the member wants DMs says so (`nostrDm`: a chat message's notifications
+ * say it as they are written), and those that do not are not read again for it.
  */
 export async function notificationsWritten(
   deps: Pick<Deps, "db" | "env">,
-  written: { id?: string; userId: string }[],
+  written: { id?: string; userId: string; nostrDm?: boolean }[],
   requestOrigin?: string,
 ): Promise<void> {
   await Promise.all([
     announceNotifications(deps.env, written),
     enqueueNotificationDms(
       deps,
-      written.flatMap((n) => (n.id ? [n.id] : [])),
+      written.flatMap((n) => (n.id && n.nostrDm !== false ? [n.id] : [])),
       requestOrigin,
     ).catch((err) => console.error("could not write notifications to the Nostr outbox as DMs", err)),
   ]);
@@ -153,27 +163,43 @@ export async function openInbox(deps: Pick<Deps, "env">, member: { userId: strin
 }
 
 /**
- * What the inbox pushes when notifications were written: which of its tabs' sessions are still live (a tab
- * whose session ended hears nothing more), the new notifications and the unread count after them.
+ * Which of these sessions of the member are live in the database: for the inbox's tabs whose session it does not
+ * hold itself (a token from before decision 032, read from the sessions list as requests with one are).
+ */
+export async function liveSessionsInDatabase({ db }: Pick<Deps, "db">, userId: string, sessionIds: string[]): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set();
+  const live = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.userId, userId), inArray(sessions.id, sessionIds.slice(0, 90)), liveSession(nowIso())));
+  return new Set(live.map((s) => s.id ?? ""));
+}
+
+/** The member's unread notifications, counted beside the rows the inbox pushes (its own name for the table). */
+const unread = alias(notifications, "unread");
+
+/**
+ * What the inbox pushes when notifications were written: the new notifications (oldest first) and the unread
+ * count after them, in one statement (the count is a column of each row). No notification found, nothing to push:
+ * the count is then not read (0).
  */
 export async function inboxNews(
   { db }: Pick<Deps, "db">,
   userId: string,
-  sessionIds: string[],
   notificationIds: string[],
-): Promise<{ liveSessions: Set<string>; notifications: NotificationView[]; unreadCount: number }> {
-  const [live, news, unread] = await Promise.all([
-    sessionIds.length === 0
-      ? []
-      : db
-          .select({ id: sessions.id })
-          .from(sessions)
-          .innerJoin(users, eq(users.id, sessions.userId))
-          .where(and(eq(sessions.userId, userId), inArray(sessions.id, sessionIds.slice(0, 90)), liveSession(nowIso()))),
-    notificationIds.length === 0
-      ? []
-      : notificationViews(db, and(eq(notifications.userId, userId), inArray(notifications.id, notificationIds.slice(0, ANNOUNCE_MAX))), ANNOUNCE_MAX),
-    unreadCount({ db }, userId),
-  ]);
-  return { liveSessions: new Set(live.map((s) => s.id ?? "")), notifications: news.reverse(), unreadCount: unread };
+): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
+  if (notificationIds.length === 0) return { notifications: [], unreadCount: 0 };
+  const unreadOfMember = db
+    .select({ n: count() })
+    .from(unread)
+    .where(and(eq(unread.userId, userId), eq(unread.isRead, false)));
+  const rows = await db
+    .select({ ...VIEW_COLUMNS, unreadCount: sql<number>`(${unreadOfMember})`.mapWith(Number) })
+    .from(notifications)
+    .leftJoin(users, eq(users.id, notifications.actorId))
+    .where(and(eq(notifications.userId, userId), inArray(notifications.id, notificationIds.slice(0, ANNOUNCE_MAX))))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(ANNOUNCE_MAX);
+  return { notifications: rows.map(notificationView).reverse(), unreadCount: rows[0]?.unreadCount ?? 0 };
 }
