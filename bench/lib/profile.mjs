@@ -112,7 +112,8 @@ function summarise(profile, top, sourceOf) {
     if (!sources.has(n.id)) sources.set(n.id, sourceOf(n.callFrame));
     return sources.get(n.id);
   };
-  const ours = (source) => /^(worker|durable-objects|domain)\//.test(source);
+  // The web app's files too: the pages the Worker renders run its components (decision 030).
+  const ours = (source) => /^(worker|durable-objects|domain|web)\//.test(source);
   let busy = 0;
   let gc = 0;
   profile.samples.forEach((id, i) => {

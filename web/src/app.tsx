@@ -1,6 +1,6 @@
 import { hydrate, QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useState, type ReactNode } from "react";
-import { BrowserRouter, Route, Routes } from "react-router";
+import { BrowserRouter, createRoutesFromElements, Route, useRoutes } from "react-router";
 import { ToastProvider } from "./components/ui/toast";
 import { AuthProvider } from "./features/auth/auth-context";
 import { RenderedAtContext } from "./lib/hydration";
@@ -40,10 +40,20 @@ export const appRoutes = (
   </Route>
 );
 
+/**
+ * The same table as route objects, made once: `<Routes>` would make them from the elements on every render, and
+ * the Worker renders a page per request. The Worker also finds the page a URL names in it (ssr/render.tsx).
+ */
+export const appRouteObjects = createRoutesFromElements(appRoutes);
+
+function RouteTable() {
+  return useRoutes(appRouteObjects);
+}
+
 export function AppRoutes() {
   return (
     <Suspense fallback={<RouteLoading />}>
-      <Routes>{appRoutes}</Routes>
+      <RouteTable />
     </Suspense>
   );
 }

@@ -1,19 +1,28 @@
 // The HTML document of a page the Worker renders (decision 030): the built app's shell (dist/web/index.html,
 // from the ASSETS binding) with its stylesheet inlined, the page's link preview in its head, the rendered app
-// streamed into its root element and the page's data after it.
+// rendered into its root element and the page's data after it.
 import type { LinkPreview } from "../services/link-previews";
 
 /** The built shell, cut around its root element. */
 export interface AppShell {
-  /** Up to and including `<div id="root">`, the stylesheet inlined. */
-  head: string;
   /** After the root's `</div>`. */
   tail: string;
   /** The build that made it (its module script's hashed name): a page rendered on another build is not served. */
   build: string;
   /** Bytes of CSS inlined (0 when the stylesheet stayed a link). */
   inlinedCss: number;
+  /**
+   * Up to and including `<div id="root">`, with its stylesheet cut out (`STYLESHEET` marks where it goes), and
+   * that stylesheet inlined as bytes, encoded once per isolate: a page's link preview changes the few lines around
+   * it, never the 57 KB of CSS (headBytes).
+   */
+  headAroundCss: string;
+  css: Uint8Array;
 }
+
+/** Where the inlined stylesheet goes back into a page's head (a link preview's text is escaped: it holds no "<"). */
+const STYLESHEET = "<!--gigstr-stylesheet-->";
+const encoder = new TextEncoder();
 
 const ROOT = '<div id="root"></div>';
 
@@ -28,17 +37,19 @@ async function readShell(assets: Fetcher, origin: string): Promise<AppShell | nu
   const build = html.match(/<script type="module"[^>]*\ssrc="([^"]+)"/)?.[1] ?? "";
   // The first paint needs no request but the page: its stylesheet (about 9 KB gzipped) goes in the head.
   let inlinedCss = 0;
+  let style = "";
   const link = html.match(/<link rel="stylesheet"[^>]*\shref="(\/[^"]+)"[^>]*>/);
   if (link) {
     const css = await assets.fetch(new Request(`${origin}${link[1]}`));
     const text = css.ok ? await css.text() : "";
     if (text && !/<\/style/i.test(text)) {
-      html = html.replace(link[0], () => `<style>${text}</style>`);
+      style = `<style>${text}</style>`;
+      html = html.replace(link[0], () => STYLESHEET);
       inlinedCss = text.length;
     }
   }
   const at = html.indexOf(ROOT);
-  return { head: `${html.slice(0, at)}<div id="root">`, tail: html.slice(at + ROOT.length), build, inlinedCss };
+  return { headAroundCss: `${html.slice(0, at)}<div id="root">`, css: encoder.encode(style), tail: html.slice(at + ROOT.length), build, inlinedCss };
 }
 
 /** The app's shell as this isolate last read it; null when there is none (the web app is not built). */
@@ -74,29 +85,25 @@ export function headWithPreview(head: string, preview: LinkPreview, pageUrl: str
     .replace("</head>", () => `${meta}</head>`);
 }
 
-/** `before`, then the rendered app as React streams it, then `after`: one HTML body. */
-export function documentStream(before: string, app: ReadableStream<Uint8Array>, after: string): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
+/**
+ * The page's head with its link preview, as the bytes to send: the preview goes into the few lines around the
+ * stylesheet, whose bytes were encoded once (AppShell.css).
+ */
+export function headBytes(shell: AppShell, preview: LinkPreview, pageUrl: string): Uint8Array[] {
+  const [before, after = ""] = headWithPreview(shell.headAroundCss, preview, pageUrl).split(STYLESHEET);
+  return [encoder.encode(before), shell.css, encoder.encode(after)];
+}
+
+/**
+ * `before`, then the rendered app as React streamed it, then `after`: one HTML body. The render is whole before
+ * its first byte is read (web/src/ssr/render.tsx), so its chunks are all there: they are taken at once and the
+ * page goes out as one body of known length, which the runtime sends without a JavaScript stream to pull from
+ * chunk by chunk (the browse page's HTML is some forty of React's chunks).
+ */
+export async function documentBody(before: Uint8Array[], app: ReadableStream<Uint8Array>, after: string): Promise<Blob> {
+  const parts: Uint8Array[] = [...before];
   const reader = app.getReader();
-  let step: "before" | "app" | "after" = "before";
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (step === "before") {
-        step = "app";
-        controller.enqueue(encoder.encode(before));
-        return;
-      }
-      if (step === "app") {
-        const { done, value } = await reader.read();
-        if (!done) {
-          controller.enqueue(value);
-          return;
-        }
-        step = "after";
-      }
-      controller.enqueue(encoder.encode(after));
-      controller.close();
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
+  for (let read = await reader.read(); !read.done; read = await reader.read()) parts.push(read.value);
+  parts.push(encoder.encode(after));
+  return new Blob(parts);
 }

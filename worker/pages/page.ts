@@ -6,7 +6,7 @@
 import type { PageSources } from "#ssr";
 import type { Deps } from "../services/deps";
 import { GENERIC_PREVIEW, type LinkPreview } from "../services/link-previews";
-import { appShell, documentStream, headWithPreview } from "./document";
+import { appShell, documentBody, headBytes } from "./document";
 import { visitorSources } from "./sources";
 
 /**
@@ -45,8 +45,8 @@ export async function renderedPage({ url, visitor, assets, deps }: PageAsked, pr
   try {
     const { renderPage } = await serverRender();
     const page = await renderPage({ url: url.pathname + url.search, renderedAt: Date.now(), withData: visitor }, sources);
-    const head = headWithPreview(shell.head, await previewOf(sources), new URL(url.pathname, url.origin).toString());
-    return new Response(documentStream(head, page.html, `</div>${page.stateScript}${shell.tail}`), {
+    const head = headBytes(shell, await previewOf(sources), new URL(url.pathname, url.origin).toString());
+    return new Response(await documentBody(head, page.html, `</div>${page.stateScript}${shell.tail}`), {
       status: page.status,
       headers: {
         "content-type": "text/html; charset=utf-8",

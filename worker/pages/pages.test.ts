@@ -105,6 +105,11 @@ describe("the browse page, /", () => {
     expect(p.headers.get("X-Page-Build")).toBe(BUILD);
   });
 
+  it("inlines the same stylesheet in every page an isolate renders (its bytes are made once and sent with each)", async () => {
+    const pages = [await getPage("/"), await getPage("/?tab=post"), await getPage("/")];
+    for (const p of pages) expect(p.html).toContain(`<style>${CSS}</style>`);
+  });
+
   it("draws the Active tab's placeholder (whether this is a member is the browser's to know), and reads no gigs for it", async () => {
     const p = await getPage("/?tab=active");
     expect(p.status).toBe(200);

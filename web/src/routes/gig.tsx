@@ -1,20 +1,24 @@
-// /gig/:id and /gigs/:id: a gig's own page, where link previews, the sitemap and shared links lead. The Worker
-// renders it for visitors with the gig read below (ssr/render.tsx, decision 030); an unknown gig, an unpaid job
-// request or a removed gig is "Gig not found" (404 from the Worker). The route reads the gig and hands it to
-// GigPage: the one component to swap for the richer gig page (issue 29, "A gig's own page").
+// /gig/:id and /gigs/:id: a gig's own page, where link previews, the sitemap and shared links lead (issue 29,
+// "A gig's own page"): what the details dialog shows, and for a signed-in member the same actions. The Worker
+// renders it for visitors with the gig read below (ssr/render.tsx, decision 030); a member's browser reads the
+// gig again as them once hydrated (lib/server-page.tsx ReadAgainAsMember), and their actions appear. An unknown
+// gig, an unpaid job request or a removed gig is "Gig not found" (404 from the Worker).
 import { useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
-import { trackRecordText } from "../../../domain/reputation";
+import { useCallback } from "react";
+import { Link, useNavigate, useParams } from "react-router";
 import { Button, buttonClasses } from "../components/ui/button";
-import { Card } from "../components/ui/card";
-import { GigStatusBadge, GigTypeBadge } from "../features/gigs/gig-status";
+import { ArrowLeftIcon } from "../components/ui/icons";
+import { GigDetailsBody, type GigTitle } from "../features/gigs/gig-details-body";
+import { GigDialogsProvider } from "../features/gigs/gig-dialogs";
 import type { Gig } from "../features/gigs/types";
 import { gigKeys } from "../features/gigs/use-gigs";
 import { apiJson, errorText } from "../lib/api";
-import { formatSats, shortId, shorten } from "../lib/format";
 import { RouteLoading } from "./root-layout";
 
-/** The gig's page answer, GET /api/gigs/{id}, under the key every gig screen shares. */
+/**
+ * The gig's page answer, GET /api/gigs/{id}, under the key every gig screen shares (the Worker fills it). The
+ * page's actions refresh it as the dialog's do (every gig action invalidates the gig reads).
+ */
 export function useGigPage(id: string) {
   return useQuery({
     queryKey: gigKeys.detail(id),
@@ -29,55 +33,35 @@ export function isNotFound(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { status?: unknown }).status === 404;
 }
 
-/** What the page shows of a gig. Swap this for the richer page; it gets the gig as GET /api/gigs/{id} answers it. */
+/** The gig's title as the page's one h1 (the dialog's is its dialog title). */
+const PageTitle: GigTitle = ({ children }) => <h1 className="text-2xl font-bold tracking-tight break-words sm:text-3xl">{children}</h1>;
+
+/**
+ * The gig as the details dialog shows it, as a page: the same body (gig-details-body.tsx), with the same actions
+ * for a signed-in member, which open the same dialogs (payment, chat, manage). "The details" of this gig are this
+ * page; another gig's (a service posted again) are that gig's page.
+ */
 function GigPage({ gig }: { gig: Gig }) {
-  const poster = gig.poster;
-  const posterName = poster.displayName || shorten(poster.username, true);
+  const navigate = useNavigate();
+  const gigId = gig.id;
+  const showDetails = useCallback(
+    (id: string) => {
+      if (id !== gigId) navigate(`/gig/${encodeURIComponent(id)}`);
+    },
+    [gigId, navigate],
+  );
   return (
-    <Card className="mx-auto flex max-w-2xl flex-col gap-5 p-6 sm:p-8">
-      <div className="flex flex-wrap items-center gap-2">
-        <GigTypeBadge gigType={gig.gigType} />
-        <GigStatusBadge status={gig.status} />
-        <span className="ml-auto font-mono text-xs text-stone-500" title="Gig ID">
-          <span className="sr-only">Gig ID </span>
-          {shortId(gig.id)}
-        </span>
-      </div>
-      <div className="flex flex-col gap-2">
-        <h1 className="text-2xl font-bold tracking-tight break-words">{gig.title}</h1>
-        <p className="text-2xl font-bold text-brand-700">{formatSats(gig.payment)}</p>
-      </div>
-      <dl className="grid gap-3 text-sm sm:grid-cols-3">
-        <div>
-          <dt className="text-stone-500">Posted by</dt>
-          <dd>
-            <Link to={`/user/${encodeURIComponent(poster.username)}`} className="font-medium text-stone-800 hover:text-brand-700 hover:underline">
-              {posterName}
-            </Link>
-            <span className="block text-xs text-stone-500">{trackRecordText(poster.completedGigs, poster.successRate)}</span>
-          </dd>
-        </div>
-        <div>
-          <dt className="text-stone-500">Category</dt>
-          <dd className="font-medium text-stone-800">{gig.category}</dd>
-        </div>
-        <div>
-          <dt className="text-stone-500">Timeframe</dt>
-          <dd className="font-medium text-stone-800">
-            {gig.timeframe} {gig.timeframe === 1 ? "day" : "days"}
-          </dd>
-        </div>
-      </dl>
-      <p className="text-sm whitespace-pre-line break-words text-stone-700">{gig.description}</p>
-      <div className="flex flex-wrap gap-2">
-        <Link to={`/?tab=active&gigId=${encodeURIComponent(gig.id)}`} className={buttonClasses("primary")}>
-          View Details
-        </Link>
-        <Link to="/" className={buttonClasses("outline")}>
+    <GigDialogsProvider showDetails={showDetails}>
+      <div className="mx-auto flex max-w-3xl flex-col gap-3">
+        <Link to="/" className={buttonClasses("ghost", "md", "-ml-3 self-start")}>
+          <ArrowLeftIcon />
           Back to Home
         </Link>
+        <article className="rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-8">
+          <GigDetailsBody gig={gig} Title={PageTitle} sectionHeading="h2" renderedPage />
+        </article>
       </div>
-    </Card>
+    </GigDialogsProvider>
   );
 }
 
@@ -104,5 +88,6 @@ export function GigRoute() {
       </div>
     );
   }
-  return <GigPage gig={gig.data} />;
+  // Another gig's page starts afresh (its open forms and confirmations are not this one's).
+  return <GigPage key={gig.data.id} gig={gig.data} />;
 }

@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from "react-router";
 import { Skeleton } from "../components/ui/skeleton";
 import { useAuth } from "../features/auth/auth-context";
 import { LoginRequiredCard } from "../features/auth/login-required-card";
-import { ActiveGigs } from "../features/gigs/active-gigs";
+import { ActiveGigs } from "#browser-only/active-gigs";
 import { BrowseGigs } from "../features/gigs/browse-gigs";
 import { GigDialogsProvider } from "../features/gigs/gig-dialogs";
 import { useGigIntent } from "../features/gigs/gig-intent";

@@ -28,8 +28,10 @@ describe("admin report links", () => {
     for (const path of [`/gig/${id}`, `/gigs/${id}`]) {
       const view = renderApp(path);
       expect(await screen.findByRole("heading", { name: "Reported gig" })).toBeInTheDocument();
-      expect(screen.getByText("abcdef12")).toBeInTheDocument();
-      expect(screen.getByRole("link", { name: "View Details" })).toHaveAttribute("href", `/?tab=active&gigId=${id}`);
+      expect(screen.getByText("ID abcdef12")).toBeInTheDocument();
+      // The gig's details are the page itself (issue 29), not a link to the main page's dialog.
+      expect(screen.getByRole("heading", { level: 2, name: "Description" })).toBeInTheDocument();
+      expect(screen.queryByRole("link", { name: "View Details" })).not.toBeInTheDocument();
       expect(screen.queryByRole("heading", { name: "Page not found" })).not.toBeInTheDocument();
       view.unmount();
     }

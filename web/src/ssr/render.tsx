@@ -4,9 +4,9 @@
 // Only the Worker imports this (as `#ssr`, see contract.ts); the browser's bundle never does.
 import { dehydrate, type QueryClient } from "@tanstack/react-query";
 import { StrictMode } from "react";
-import { renderToReadableStream } from "react-dom/server";
-import { createRoutesFromElements, matchRoutes, StaticRouter } from "react-router";
-import { AppProviders, AppRoutes, appRoutes, PAGE_PATHS } from "../app";
+import { renderToReadableStream } from "#react-dom-server";
+import { matchRoutes, StaticRouter } from "react-router";
+import { AppProviders, appRouteObjects, AppRoutes, PAGE_PATHS } from "../app";
 import { browseParams, DEFAULT_BROWSE_FILTERS } from "../features/gigs/browse-query";
 import { gigKeys, isPostedBy, type GigPage } from "../features/gigs/use-gigs";
 import { readMainPageParams } from "../features/layout/main-tab";
@@ -15,9 +15,6 @@ import { ApiError } from "../lib/api";
 import { createQueryClient } from "../lib/query-client";
 import { PAGE_STATE_ID, scriptJson, type ServerPage } from "../lib/server-page";
 import type { PageSources, RenderPage } from "./contract";
-
-/** The route table as route objects, to find which page a URL names. */
-const routes = createRoutesFromElements(appRoutes);
 
 /** An answer as the browser's JSON.parse gets it from the API, so both sides render the very same values. */
 function asJson<T>(value: T): T {
@@ -59,7 +56,7 @@ async function readMember(npub: string, sources: PageSources, client: QueryClien
 
 /** Puts the page's data in the cache; false when the page is not there for a visitor (404). */
 function readPage(url: URL, sources: PageSources, client: QueryClient): Promise<boolean> {
-  const page = matchRoutes(routes, url.pathname)?.at(-1);
+  const page = matchRoutes(appRouteObjects, url.pathname)?.at(-1);
   if (!page || page.route.path === "*") return Promise.resolve(false);
   const { route, params } = page;
   if (route.index) return readHome(url, sources, client);

@@ -28,7 +28,7 @@ const sizes = {
 function useRobotAvatar(username: string | null | undefined, enabled: boolean): string | undefined {
   const { data } = useQuery({
     queryKey: ["robot-avatar", username],
-    queryFn: async () => (await import("../../lib/robot-avatar")).robotAvatarDataUri(username!),
+    queryFn: async () => (await import("#browser-only/robot-avatar")).robotAvatarDataUri(username!),
     enabled: enabled && !!username,
     staleTime: Infinity,
     gcTime: Infinity,

@@ -2,7 +2,7 @@
 // The dialog and its Nostr code load on first use, keeping them out of the first page.
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 
-const LoginDialog = lazy(() => import("./login-dialog").then((m) => ({ default: m.LoginDialog })));
+const LoginDialog = lazy(() => import("#browser-only/login-dialog").then((m) => ({ default: m.LoginDialog })));
 
 interface LoginDialogApi {
   /** Opens the login dialog; `reason` (e.g. "Log in to claim this gig.") is shown under its title. */

@@ -67,7 +67,7 @@ function storeSession(session: RemoteSession | null) {
  */
 function reconnecting(session: RemoteSession): AppSigner {
   let restored: Promise<AppSigner> | null = null;
-  const signer = () => (restored ??= import("./remote-signer").then(({ restoreRemoteSigner }) => restoreRemoteSigner(session)));
+  const signer = () => (restored ??= import("#browser-only/remote-signer").then(({ restoreRemoteSigner }) => restoreRemoteSigner(session)));
   return {
     kind: "remote",
     getPublicKey: async () => session.userPubkey,

@@ -26,10 +26,11 @@ import { actionMilestone, currentAmount, currentMilestone, FundMilestoneButton, 
 import { PostAgainButton } from "../payments/post-again-button";
 import type { Gig, InterestMessage } from "./types";
 
-// Extensions and reviews check their input with the shared zod rules: loaded only for the parties who see them.
-const WorkerExtensionPanel = lazy(() => import("./extension-panel").then((m) => ({ default: m.WorkerExtensionPanel })));
-const HirerExtensionPanel = lazy(() => import("./extension-panel").then((m) => ({ default: m.HirerExtensionPanel })));
-const GigReviewPanel = lazy(() => import("./review-step").then((m) => ({ default: m.GigReviewPanel })));
+// Extensions and reviews check their input with the shared zod rules: loaded only for the parties who see them
+// (never a visitor, so the Worker's bundle gets stand-ins: `#browser-only/…`, decision 030).
+const WorkerExtensionPanel = lazy(() => import("#browser-only/extension-panel").then((m) => ({ default: m.WorkerExtensionPanel })));
+const HirerExtensionPanel = lazy(() => import("#browser-only/extension-panel").then((m) => ({ default: m.HirerExtensionPanel })));
+const GigReviewPanel = lazy(() => import("#browser-only/review-step").then((m) => ({ default: m.GigReviewPanel })));
 
 function useFailureToast() {
   const { toast } = useToast();

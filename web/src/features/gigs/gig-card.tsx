@@ -14,7 +14,7 @@ import { amountFor } from "./gig-roles";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import { ownerIdOf, type Gig } from "./types";
 
-const ReportGigDialog = lazy(() => import("./report-gig-dialog").then((m) => ({ default: m.ReportGigDialog })));
+const ReportGigDialog = lazy(() => import("#browser-only/report-gig-dialog").then((m) => ({ default: m.ReportGigDialog })));
 
 /** The claiming worker's progress (SPEC.md §2): claimed 60% "In Progress", submitted 100% "Submitted". */
 export function claimProgress(status: string): { percent: number; label: string } | null {

@@ -3,7 +3,7 @@
 import { lazy, Suspense } from "react";
 import { Skeleton } from "../../components/ui/skeleton";
 
-const PostGigForm = lazy(() => import("./post-gig-form").then((m) => ({ default: m.PostGigForm })));
+const PostGigForm = lazy(() => import("#browser-only/post-gig-form").then((m) => ({ default: m.PostGigForm })));
 
 export function PostGig() {
   return (

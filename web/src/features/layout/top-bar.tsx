@@ -6,13 +6,13 @@ import { Skeleton } from "../../components/ui/skeleton";
 import { cn } from "../../lib/cn";
 import { useAuth } from "../auth/auth-context";
 import { useLoginDialog } from "../auth/login-dialog-context";
-import { NotificationsBell } from "../notifications/notifications-bell";
+import { NotificationsBell } from "#browser-only/notifications-bell";
 import { LogoMark } from "./logo";
 import { mainTabHref, useMainTab, type MainTab } from "./main-tab";
 import { UserAvatar } from "../../components/ui/avatar";
 
 // The menu (and its popper code) only matters to members: it loads once someone is signed in.
-const UserMenu = lazy(() => import("./user-menu").then((m) => ({ default: m.UserMenu })));
+const UserMenu = lazy(() => import("#browser-only/user-menu").then((m) => ({ default: m.UserMenu })));
 
 const TAB_LABELS: Record<MainTab, string> = { browse: "Browse", active: "Active", post: "Post" };
 

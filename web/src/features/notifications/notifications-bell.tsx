@@ -4,7 +4,7 @@ import { lazy, Suspense } from "react";
 import { BellFace, bellButtonClasses, bellLabel } from "./bell-face";
 import { useUnreadCount } from "./use-notifications";
 
-const NotificationsMenu = lazy(() => import("./notifications-menu").then((m) => ({ default: m.NotificationsMenu })));
+const NotificationsMenu = lazy(() => import("#browser-only/notifications-menu").then((m) => ({ default: m.NotificationsMenu })));
 
 export function NotificationsBell() {
   const count = useUnreadCount().data ?? 0;

@@ -3,7 +3,7 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { useAuth } from "../auth/auth-context";
 
-const SettingsDialog = lazy(() => import("./settings-dialog").then((m) => ({ default: m.SettingsDialog })));
+const SettingsDialog = lazy(() => import("#browser-only/settings-dialog").then((m) => ({ default: m.SettingsDialog })));
 
 interface SettingsDialogApi {
   openSettings: () => void;

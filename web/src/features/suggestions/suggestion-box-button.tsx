@@ -2,7 +2,7 @@
 // It ships with the first page, so it is only a button: the dialog's code loads on first use.
 import { lazy, Suspense, useEffect, useState } from "react";
 
-const SuggestionDialog = lazy(() => import("./suggestion-dialog").then((m) => ({ default: m.SuggestionDialog })));
+const SuggestionDialog = lazy(() => import("#browser-only/suggestion-dialog").then((m) => ({ default: m.SuggestionDialog })));
 
 /**
  * The room a page needs at its very bottom so its last content (the footer's links) can scroll clear of the
