@@ -105,6 +105,11 @@ describe("the browse page, /", () => {
     expect(p.headers.get("X-Page-Build")).toBe(BUILD);
   });
 
+  it("asks for the app's script at low priority: the page paints from its HTML, the script only hydrates it", async () => {
+    const p = await getPage("/");
+    expect(p.html).toContain(`<script type="module" fetchpriority="low" crossorigin src="${BUILD}">`);
+  });
+
   it("inlines the same stylesheet in every page an isolate renders (its bytes are made once and sent with each)", async () => {
     const pages = [await getPage("/"), await getPage("/?tab=post"), await getPage("/")];
     for (const p of pages) expect(p.html).toContain(`<style>${CSS}</style>`);
