@@ -159,7 +159,7 @@ function render() {
   for (const m of MEMBERS) {
     const primary = peak(onPrimary.total, m);
     lines.push(
-      `| ${fmt(m)} | ${fmt(primary)} | ${fmt((primary / D1.queriesPerSecond) * 100, 1)}% | ${fmt(peak(onReplica.total, m) / REPLICA_REGIONS)} | ${bytes(d1Bytes(m, 1))} | ${bytes(d1Bytes(m, 3))} | ${within(yearsTo10Gb(m))} |`,
+      `| ${fmt(m)} | ${fmt(primary, primary < 10 ? 1 : 0)} | ${fmt((primary / D1.queriesPerSecond) * 100, 1)}% | ${fmt(peak(onReplica.total, m) / REPLICA_REGIONS)} | ${bytes(d1Bytes(m, 1))} | ${bytes(d1Bytes(m, 3))} | ${within(yearsTo10Gb(m))} |`,
     );
   }
   const roughly = (n) => fmt(Number(n.toPrecision(2)));
