@@ -7,6 +7,7 @@ import { and, asc, eq, gt, inArray, or } from "drizzle-orm";
 import { chatMessages } from "../db/schema";
 import type { RoomChatMessage } from "../env";
 import type { Deps } from "./deps";
+import { STORED_MESSAGE_COLUMNS } from "./chat";
 
 /** Gigs moved per cron run: each is a few room calls and D1 statements, well inside a minute's work. */
 export const CHAT_MOVE_GIGS_PER_RUN = 5;
@@ -43,14 +44,7 @@ export async function moveGigChat(deps: Pick<Deps, "db" | "env">, gigId: string)
   let after: RoomChatMessage | null = null;
   for (;;) {
     const page: RoomChatMessage[] = await deps.db
-      .select({
-        id: chatMessages.id,
-        senderId: chatMessages.senderId,
-        senderType: chatMessages.senderType,
-        message: chatMessages.message,
-        attachmentId: chatMessages.attachmentId,
-        createdAt: chatMessages.createdAt,
-      })
+      .select(STORED_MESSAGE_COLUMNS)
       .from(chatMessages)
       .where(
         and(

@@ -479,17 +479,20 @@ export async function storedMessages(deps: Pick<Deps, "db" | "env">, gigId: stri
   return query.limit ? merged.slice(0, query.limit) : merged;
 }
 
+/** A D1 chat row's columns as a room keeps a message (RoomChatMessage): what the move copies and reads join. */
+export const STORED_MESSAGE_COLUMNS = {
+  id: chatMessages.id,
+  senderId: chatMessages.senderId,
+  senderType: chatMessages.senderType,
+  message: chatMessages.message,
+  attachmentId: chatMessages.attachmentId,
+  createdAt: chatMessages.createdAt,
+};
+
 /** The gig's messages still in D1 (written before each room kept its own), as the room would answer them. */
 async function notYetMoved(db: Db, gigId: string, { since, before, limit }: RoomHistoryQuery): Promise<RoomChatMessage[]> {
   const q = db
-    .select({
-      id: chatMessages.id,
-      senderId: chatMessages.senderId,
-      senderType: chatMessages.senderType,
-      message: chatMessages.message,
-      attachmentId: chatMessages.attachmentId,
-      createdAt: chatMessages.createdAt,
-    })
+    .select(STORED_MESSAGE_COLUMNS)
     .from(chatMessages)
     .where(
       and(

@@ -1,20 +1,15 @@
 // A gig's own page (routes/gig.tsx, issue 29) as the Worker renders it and the browser hydrates it (decision 030):
 // what the browser's first render draws from the clock or the reader's time zone is the Worker's, so no mismatch;
 // no second read for a visitor; a member's browser reads the gig again as them and their actions appear.
-import { act, screen } from "@testing-library/react";
-import { StrictMode } from "react";
-import { hydrateRoot, type Root } from "react-dom/client";
-import { renderToReadableStream } from "react-dom/server";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { App } from "../app";
+import { screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
 import { makeGig, makePlanGig } from "../features/gigs/gig-factories";
 import type { Gig } from "../features/gigs/types";
 import { SESSION_TOKEN_KEY } from "../lib/api";
-import type { ServerPage } from "../lib/server-page";
 import { makeUser } from "../test/factories";
 import { mockApi } from "../test/mock-api";
 import type { PageSources } from "./contract";
-import { renderPage } from "./render";
+import { browserHydrates, unmountHydrated, workerRenders } from "./page-in-test";
 
 /** When the "Worker" rendered: long before the test runs, so a clock read while hydrating would differ. */
 const RENDERED_AT = Date.parse("2026-01-10T12:00:00Z");
@@ -47,50 +42,15 @@ const sources: PageSources = {
   reviews: async () => [],
 };
 
-async function workerRenders(url: string) {
-  const rendered = await renderPage({ url, renderedAt: RENDERED_AT, withData: true }, sources);
-  const html = await new Response(rendered.html).text();
-  // The server renderer leaves its last contexts set until its next render (see ssr/render.test.tsx).
-  await new Response(await renderToReadableStream(null)).text();
-  const page = JSON.parse(rendered.stateScript.replace(/^<script[^>]*>/, "").replace(/<\/script>$/, "")) as ServerPage;
-  return { status: rendered.status, html, page };
-}
-
-let root: Root | null = null;
-
-async function browserHydrates(url: string, served: Awaited<ReturnType<typeof workerRenders>>) {
-  window.history.replaceState(null, "", url);
-  const container = document.createElement("div");
-  container.innerHTML = served.html;
-  document.body.append(container);
-  const said: unknown[] = [];
-  vi.spyOn(console, "error").mockImplementation((...args) => {
-    const text = args.map(String).join(" ");
-    if (!text.startsWith("Detected multiple renderers concurrently rendering the same context provider")) said.push(text);
-  });
-  await act(async () => {
-    root = hydrateRoot(
-      container,
-      <StrictMode>
-        <App page={served.page} />
-      </StrictMode>,
-      { onRecoverableError: (error) => void said.push(String(error)) },
-    );
-  });
-  return { container, said };
-}
+/** The page as the Worker renders it from the reads above. */
+const render = (url: string) => workerRenders(url, sources, { renderedAt: RENDERED_AT });
 
 describe("a gig's page rendered by the Worker", () => {
-  afterEach(() => {
-    act(() => root?.unmount());
-    root = null;
-    document.body.innerHTML = "";
-    window.history.replaceState(null, "", "/");
-  });
+  afterEach(unmountHydrated);
 
   it("holds the gig's details, its deadline in UTC and its steps, and hydrates without a mismatch or a request", async () => {
     const api = mockApi({});
-    const served = await workerRenders("/gig/gig-1");
+    const served = await render("/gig/gig-1");
     expect(served.status).toBe(200);
     expect(served.html).toContain("Shop website");
     expect(served.html).toContain("Jan 12, 2026 18:45 UTC");
@@ -110,7 +70,7 @@ describe("a gig's page rendered by the Worker", () => {
       "GET /api/gigs/gig-2/extension-requests": () => [],
       "GET /api/reviews/user/worker": () => [],
     });
-    const served = await workerRenders("/gig/gig-2");
+    const served = await render("/gig/gig-2");
     expect(served.html).not.toContain("Approve &amp; Release Payment");
     expect(served.html).not.toContain("You pay");
     const { said } = await browserHydrates("/gig/gig-2", served);

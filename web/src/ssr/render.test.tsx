@@ -1,23 +1,18 @@
 // The Worker's render and the browser's hydration of it (decision 030): each public page rendered as the Worker
 // renders it (renderPage with stand-in reads), then hydrated by the browser's own entry (App with the page's
 // data): no mismatch, no request for what the page already holds, and the page works after.
-import { act, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { StrictMode } from "react";
-import { hydrateRoot, type Root } from "react-dom/client";
-import { renderToReadableStream } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PublicUser } from "../../../domain/profile";
-import { App } from "../app";
 import { makeGig } from "../features/gigs/gig-factories";
 import type { Gig } from "../features/gigs/types";
 import type { Review } from "../features/profile/types";
 import { SESSION_TOKEN_KEY } from "../lib/api";
-import type { ServerPage } from "../lib/server-page";
 import { makeUser } from "../test/factories";
 import { mockApi } from "../test/mock-api";
 import type { PageSources } from "./contract";
-import { renderPage } from "./render";
+import { browserHydrates, unmountHydrated, workerRenders } from "./page-in-test";
 
 /** When the "Worker" rendered: long before this test runs, so any clock read while hydrating would differ. */
 const RENDERED_AT = Date.parse("2026-01-10T12:00:00Z");
@@ -50,54 +45,14 @@ const sources: PageSources = {
   reviews: async () => [review],
 };
 
-async function workerRenders(url: string, withData = true) {
-  const rendered = await renderPage({ url, renderedAt: RENDERED_AT, withData }, sources);
-  const html = await new Response(rendered.html).text();
-  // React's server renderer leaves the last contexts it rendered with set (react-dom 19 restores them only when
-  // its next render starts). In the Worker nothing else reads them; here the browser's renderer runs in the same
-  // JavaScript realm and would find the page's router already there. A render of nothing puts them back.
-  await new Response(await renderToReadableStream(null)).text();
-  const page = JSON.parse(rendered.stateScript.replace(/^<script[^>]*>/, "").replace(/<\/script>$/, "")) as ServerPage;
-  return { status: rendered.status, html, page, stateScript: rendered.stateScript };
-}
+/** The page as the Worker renders it from the reads above. */
+const render = (url: string, withData = true) => workerRenders(url, sources, { renderedAt: RENDERED_AT, withData });
 
-let root: Root | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = "";
-  window.history.replaceState(null, "", "/");
-});
-
-/** The browser's entry (main.tsx) on the Worker's HTML: what React said about it, and the requests made. */
-async function browserHydrates(url: string, served: Awaited<ReturnType<typeof workerRenders>>, historyState: unknown = null) {
-  window.history.replaceState(historyState, "", url);
-  const container = document.createElement("div");
-  container.id = "root";
-  container.innerHTML = served.html;
-  document.body.append(container);
-  const said: unknown[] = [];
-  vi.spyOn(console, "error").mockImplementation((...args) => {
-    const text = args.map(String).join(" ");
-    // Both renderers in one realm (see workerRenders): React's development build notices the server one's mark
-    // on the shared contexts. A browser never has the server renderer.
-    if (!text.startsWith("Detected multiple renderers concurrently rendering the same context provider")) said.push(text);
-  });
-  await act(async () => {
-    root = hydrateRoot(
-      container,
-      <StrictMode>
-        <App page={served.page} />
-      </StrictMode>,
-      { onRecoverableError: (error) => void said.push(String(error)) },
-    );
-  });
-  return { container, said };
-}
+afterEach(unmountHydrated);
 
 describe("the Worker's render", () => {
   it("draws the browse list's first page, its prices and posters, and carries its data escaped in a script", async () => {
-    const served = await workerRenders("/");
+    const served = await render("/");
     expect(served.status).toBe(200);
     expect(served.html).toContain("Bakery website");
     expect(served.html).toContain("21,000 sats");
@@ -109,17 +64,17 @@ describe("the Worker's render", () => {
   });
 
   it("says not found, with 404, for a gig or a member a visitor cannot see", async () => {
-    const gig = await workerRenders("/gig/unknown-gig");
+    const gig = await render("/gig/unknown-gig");
     expect(gig.status).toBe(404);
     expect(gig.html).toContain("Gig not found");
-    const user = await workerRenders("/user/npub1nobody");
+    const user = await render("/user/npub1nobody");
     expect(user.status).toBe(404);
     expect(user.html).toContain("User not found");
   });
 
   it("without data (a request with a credential) draws the frame and the page loading, and reads nothing", async () => {
     const read = vi.spyOn(sources, "gigs");
-    const served = await workerRenders("/", false);
+    const served = await render("/", false);
     expect(read).not.toHaveBeenCalled();
     expect(served.status).toBe(200);
     expect(served.html).toContain("Login with Nostr");
@@ -131,7 +86,7 @@ describe("the Worker's render", () => {
 describe("the browser hydrating the Worker's HTML", () => {
   it("/ : no mismatch, no request, and the page works (a filter asks for its own list)", async () => {
     const api = mockApi({ "GET /api/gigs": () => [] });
-    const served = await workerRenders("/");
+    const served = await render("/");
     const { said } = await browserHydrates("/", served);
     expect(said).toEqual([]);
     expect(api.calls).toEqual([]);
@@ -146,7 +101,7 @@ describe("the browser hydrating the Worker's HTML", () => {
   it("a gig's page (a lazy route): no mismatch, no request, and its links work", async () => {
     const api = mockApi({});
     const url = `/gig/${gigs[0]!.id}`;
-    const served = await workerRenders(url);
+    const served = await render(url);
     const { said } = await browserHydrates(url, served);
     await userEvent.setup().click(await screen.findByRole("link", { name: "Back to Home" }));
     await waitFor(() => expect(window.location.pathname).toBe("/"));
@@ -156,7 +111,7 @@ describe("the browser hydrating the Worker's HTML", () => {
 
   it("a gig's not-found page is not asked for again", async () => {
     const api = mockApi({});
-    const served = await workerRenders("/gig/unknown-gig");
+    const served = await render("/gig/unknown-gig");
     const { said } = await browserHydrates("/gig/unknown-gig", served);
     await waitFor(() => expect(screen.getByRole("heading", { name: "Gig not found" })).toBeInTheDocument());
     expect(said).toEqual([]);
@@ -166,7 +121,7 @@ describe("the browser hydrating the Worker's HTML", () => {
   it("a member's page: no mismatch (its review dates as the Worker wrote them first), no request", async () => {
     const api = mockApi({});
     const url = `/user/${member.username}`;
-    const served = await workerRenders(url);
+    const served = await render(url);
     expect(served.html).toContain("Jan 9, 2026");
     const { said } = await browserHydrates(url, served);
     await userEvent.setup().click(await screen.findByRole("link", { name: "Back to Home" }));
@@ -177,7 +132,7 @@ describe("the browser hydrating the Worker's HTML", () => {
 
   it("/ with the Active tab kept in the history entry: hydrates Browse as rendered, then shows the tab", async () => {
     mockApi({});
-    const served = await workerRenders("/");
+    const served = await render("/");
     const { said } = await browserHydrates("/", served, { usr: { tab: "active" }, key: "k", idx: 0 });
     expect(await screen.findByRole("heading", { name: "Login Required" })).toBeInTheDocument();
     expect(said).toEqual([]);
@@ -186,7 +141,7 @@ describe("the browser hydrating the Worker's HTML", () => {
   it("in a member's browser: the same page hydrates, then their session and the page's reads are asked for as them", async () => {
     localStorage.setItem(SESSION_TOKEN_KEY, "member-token");
     const api = mockApi({ "GET /api/user/me": () => makeUser({ displayName: "Mel Member" }), "GET /api/gigs": () => gigs });
-    const served = await workerRenders("/");
+    const served = await render("/");
     const { said } = await browserHydrates("/", served);
     expect(await screen.findByRole("button", { name: /Account menu for Mel Member/ })).toBeInTheDocument();
     await waitFor(() => expect(api.callsTo("GET", "/api/gigs")).toHaveLength(1));
@@ -198,7 +153,7 @@ describe("the browser hydrating the Worker's HTML", () => {
     localStorage.setItem(SESSION_TOKEN_KEY, "poster-token");
     const unpaid = makeGig({ id: "unpaid-1", title: "My unpaid job", status: "pending_payment" });
     const api = mockApi({ "GET /api/user/me": () => makeUser(), "GET /api/gigs/unpaid-1": () => unpaid });
-    const served = await workerRenders("/gig/unpaid-1");
+    const served = await render("/gig/unpaid-1");
     expect(served.status).toBe(404);
     const { said } = await browserHydrates("/gig/unpaid-1", served);
     expect(await screen.findByRole("heading", { name: "My unpaid job" })).toBeInTheDocument();
