@@ -17,6 +17,8 @@ export interface AppShell {
    * it, never the 57 KB of CSS (headBytes).
    */
   headAroundCss: string;
+  /** The same head asking for the app's script at low priority (`fetchpriority="low"`): for pages that paint from their HTML. */
+  headAroundCssScriptLast: string;
   css: Uint8Array;
 }
 
@@ -48,11 +50,12 @@ async function readShell(assets: Fetcher, origin: string): Promise<AppShell | nu
       inlinedCss = text.length;
     }
   }
-  // The page paints from its HTML: nothing visible waits for the app's script, which only hydrates it. Asked for
-  // at low priority, the script and its preloads leave the link to the page and its pictures first on a phone.
-  html = html.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
   const at = html.indexOf(ROOT);
-  return { headAroundCss: `${html.slice(0, at)}<div id="root">`, css: encoder.encode(style), tail: html.slice(at + ROOT.length), build, inlinedCss };
+  const headAroundCss = `${html.slice(0, at)}<div id="root">`;
+  // A page that paints from its HTML: nothing visible waits for the app's script, which only hydrates it. Asked
+  // for at low priority, the script and its preloads leave the link to the page and its pictures first on a phone.
+  const headAroundCssScriptLast = headAroundCss.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
+  return { headAroundCss, headAroundCssScriptLast, css: encoder.encode(style), tail: html.slice(at + ROOT.length), build, inlinedCss };
 }
 
 /** The app's shell as this isolate last read it; null when there is none (the web app is not built). */
@@ -92,8 +95,9 @@ export function headWithPreview(head: string, preview: LinkPreview, pageUrl: str
  * The page's head with its link preview, as the bytes to send: the preview goes into the few lines around the
  * stylesheet, whose bytes were encoded once (AppShell.css).
  */
-export function headBytes(shell: AppShell, preview: LinkPreview, pageUrl: string): Uint8Array[] {
-  const [before, after = ""] = headWithPreview(shell.headAroundCss, preview, pageUrl).split(STYLESHEET);
+export function headBytes(shell: AppShell, preview: LinkPreview, pageUrl: string, { paintsFromHtml }: { paintsFromHtml: boolean }): Uint8Array[] {
+  const head = paintsFromHtml ? shell.headAroundCssScriptLast : shell.headAroundCss;
+  const [before, after = ""] = headWithPreview(head, preview, pageUrl).split(STYLESHEET);
   return [encoder.encode(before), shell.css, encoder.encode(after)];
 }
 

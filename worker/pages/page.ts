@@ -45,7 +45,11 @@ export async function renderedPage({ url, visitor, assets, deps }: PageAsked, pr
   try {
     const { renderPage } = await serverRender();
     const page = await renderPage({ url: url.pathname + url.search, renderedAt: Date.now(), withData: visitor }, sources);
-    const head = headBytes(shell, await previewOf(sources), new URL(url.pathname, url.origin).toString());
+    // A visitor's public page is whole in its HTML; a tab that shows a member their own (Active, Post) draws it
+    // only once the script has run, as does a page rendered without data: there the script keeps its priority.
+    const tab = url.searchParams.get("tab");
+    const paintsFromHtml = visitor && (tab === null || tab === "browse");
+    const head = headBytes(shell, await previewOf(sources), new URL(url.pathname, url.origin).toString(), { paintsFromHtml });
     return new Response(await documentBody(head, page.html, `</div>${page.stateScript}${shell.tail}`), {
       status: page.status,
       headers: {

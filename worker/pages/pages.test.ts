@@ -105,9 +105,15 @@ describe("the browse page, /", () => {
     expect(p.headers.get("X-Page-Build")).toBe(BUILD);
   });
 
-  it("asks for the app's script at low priority: the page paints from its HTML, the script only hydrates it", async () => {
-    const p = await getPage("/");
-    expect(p.html).toContain(`<script type="module" fetchpriority="low" crossorigin src="${BUILD}">`);
+  it("asks for the app's script at low priority where the page paints from its HTML, and not where a member's tab waits for it", async () => {
+    const lowPriority = `<script type="module" fetchpriority="low" crossorigin src="${BUILD}">`;
+    expect((await getPage("/")).html).toContain(lowPriority);
+    expect((await getPage("/?tab=browse")).html).toContain(lowPriority);
+    for (const tab of ["active", "post"]) {
+      const p = await getPage(`/?tab=${tab}`);
+      expect(p.html).not.toContain("fetchpriority");
+      expect(p.html).toContain(`<script type="module" crossorigin src="${BUILD}">`);
+    }
   });
 
   it("inlines the same stylesheet in every page an isolate renders (its bytes are made once and sent with each)", async () => {
