@@ -1,10 +1,11 @@
-import { and, eq, getTableColumns, isNull } from "drizzle-orm";
+import { getTableColumns } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { AppContext, AppEnv, UserRow } from "../context";
 import { INBOX_PROTOCOL, INBOX_TOKEN_PREFIX } from "../../domain/notifications";
 import { users } from "../db/schema";
 import { unauthorized } from "../errors";
 import { lastUsedIsStale, sessionForToken, touchSession } from "../services/auth";
+import { liveUserById } from "../services/users";
 import { accessFor, readsMemberAccount } from "./access";
 import { endMemberAccess, sessionAtInbox } from "./member-sessions";
 import { isBareSessionSecret, parseMemberSessionToken, sha256Hex } from "./tokens";
@@ -48,11 +49,6 @@ export function memberOfSession(id: string, nostrPubkey: string | null): UserRow
   }) as unknown as UserRow;
 }
 
-/** A member's account, unless it was deleted. */
-async function accountOf(c: AppContext, userId: string): Promise<UserRow | null> {
-  return (await c.var.db.query.users.findFirst({ where: and(eq(users.id, userId), isNull(users.deletedAt)) })) ?? null;
-}
-
 /**
  * The live session a member's token opens, checked at the member's inbox (no database read: docs/decisions/032),
  * with the member as the route needs them. A token from before (a bare secret) is read from the database, as is
@@ -78,7 +74,7 @@ async function memberSession(c: AppContext, token: string): Promise<{ user: User
   }
   if (checked.touched) c.executionCtx.waitUntil(touchSession(c.var.db, checked.sessionId));
   if (!readsMemberAccount(c.req.method, c.req.path)) return { user: memberOfSession(named.userId, checked.nostrPubkey), sessionId: checked.sessionId };
-  const account = await accountOf(c, named.userId);
+  const account = await liveUserById(c.var, named.userId);
   if (account) return { user: account, sessionId: checked.sessionId };
   // The account is gone but its inbox did not hear of it (the deletion could not tell it): it does now.
   c.executionCtx.waitUntil(endMemberAccess(c.env, named.userId).catch((err) => console.error("could not end a deleted account's sessions", named.userId, err)));

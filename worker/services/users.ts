@@ -45,8 +45,13 @@ export function ownUser(u: UserRow, aliasDomain: string): OwnUser {
   };
 }
 
-export async function findUserById({ db }: Pick<Deps, "db">, id: string): Promise<UserRow> {
-  const user = await db.query.users.findFirst({ where: and(eq(users.id, id), isNull(users.deletedAt)) });
+/** A member's account by id, or null when there is none or it was deleted. */
+export async function liveUserById({ db }: Pick<Deps, "db">, id: string): Promise<UserRow | null> {
+  return (await db.query.users.findFirst({ where: and(eq(users.id, id), isNull(users.deletedAt)) })) ?? null;
+}
+
+export async function findUserById(deps: Pick<Deps, "db">, id: string): Promise<UserRow> {
+  const user = await liveUserById(deps, id);
   if (!user) throw notFound("User not found", "user_not_found");
   return user;
 }
