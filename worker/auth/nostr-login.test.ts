@@ -1,7 +1,7 @@
 // Each check of a login event on its own (the route tests cover them together).
 import { describe, expect, it } from "vitest";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
-import { checkChallenge, checkHttpAuth, checkKind, checkRelay, checkSignature, checkTimestamp, nostrEventSchema, siteOrigins, type LoginEvent } from "./nostr-login";
+import { checkChallenge, checkHttpAuth, checkKind, checkRelay, checkSignature, checkTimestamp, nostrEventSchema, plainLoginEvent, siteOrigins, type LoginEvent } from "./nostr-login";
 
 const CHALLENGE = "ab".repeat(32);
 const SITE = ["https://gigstr.example"];
@@ -86,5 +86,50 @@ describe("login event checks", () => {
     expect(nostrEventSchema.safeParse({ ...ok, tags: [["a", "b", "c", "d", "e"]] }).success).toBe(false);
     expect(nostrEventSchema.safeParse({ ...ok, tags: [["a", "b".repeat(257)]] }).success).toBe(false);
     expect(nostrEventSchema.safeParse({ ...ok, content: "c".repeat(1001) }).success).toBe(false);
+  });
+
+  it("plainLoginEvent (the sign-in's check by hand) accepts only what the schema accepts, and gives what it gives", () => {
+    const ok = signed(22242, [["challenge", CHALLENGE], ["relay", "https://gigstr.example"]]);
+    const variants: unknown[] = [
+      ok,
+      { ...ok, extra: "dropped" },
+      signed(27235, [["u", "https://gigstr.example/api/auth/nostr/verify"], ["method", "POST"], ["challenge", CHALLENGE]]),
+      { ...ok, tags: Array.from({ length: 10 }, () => ["t", "x", "y", "z"]) },
+      { ...ok, tags: [["a", "b".repeat(256)]], content: "c".repeat(1000) },
+      { ...ok, tags: [] },
+      { ...ok, tags: [[]] },
+      { ...ok, created_at: 0, kind: 0 },
+      // What the schema refuses, each in its own way.
+      null,
+      [],
+      "event",
+      { ...ok, id: ok.id.toUpperCase() },
+      { ...ok, id: ok.id.slice(1) },
+      { ...ok, pubkey: 7 },
+      { ...ok, sig: `${ok.sig}0` },
+      { ...ok, created_at: -1 },
+      { ...ok, created_at: 1.5 },
+      { ...ok, created_at: String(ok.created_at) },
+      { ...ok, created_at: 2 ** 60 },
+      { ...ok, kind: null },
+      { ...ok, tags: "challenge" },
+      { ...ok, tags: [["a", 1]] },
+      { ...ok, tags: [{ 0: "a" }] },
+      { ...ok, tags: Array.from({ length: 11 }, () => ["t", "x"]) },
+      { ...ok, tags: [["a", "b", "c", "d", "e"]] },
+      { ...ok, tags: [["a", "b".repeat(257)]] },
+      { ...ok, content: "c".repeat(1001) },
+      { ...ok, content: null },
+      Object.fromEntries(Object.entries(ok).filter(([key]) => key !== "sig")),
+    ];
+    for (const value of variants) {
+      const parsed = nostrEventSchema.safeParse(value);
+      const plain = plainLoginEvent(value);
+      if (plain !== null) expect(parsed).toEqual({ success: true, data: plain });
+      else if (value === ok) throw new Error("a well-formed event must pass the check by hand");
+    }
+    expect(plainLoginEvent(ok)).toEqual(ok);
+    expect(plainLoginEvent({ ...ok, extra: "dropped" })).toEqual(ok);
+    expect(variants.filter((v) => plainLoginEvent(v) !== null)).toHaveLength(8);
   });
 });

@@ -3,6 +3,9 @@ import { finalizeEvent, generateSecretKey, getPublicKey } from "nostr-tools/pure
 import { api, call, getChallenge, loginEvent, signUp } from "../test/factories";
 import { anotherSession } from "../test/sockets";
 import { statement } from "../db/test-statements";
+import { env } from "cloudflare:test";
+import { challengeKeyOf, signedChallenge } from "../auth/login-challenges";
+import { CHALLENGE_TTL_MS } from "../services/auth";
 
 async function verify(body: unknown) {
   return api("/api/auth/nostr/verify", { method: "POST", json: body });
@@ -16,6 +19,18 @@ async function expectRefused(res: Response, status: number, message: RegExp) {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
+
+/** Whether a challenge's use was recorded (a signed challenge has a row only once used; a stored one, its consumed_at). */
+async function challengeUsed(challengeId: string) {
+  const row = await statement("SELECT count(*) AS n FROM auth_challenges WHERE id = ? AND consumed_at IS NOT NULL", challengeId).first<{ n: number }>();
+  return row?.n !== 0;
+}
+
+/** A challenge as this Worker signs them, issued at `issuedAt` (ms), or signed with another key (another deployment's). */
+async function challengeIssuedAt(issuedAt: number, nostrSecretKey = env.NOSTR_SECRET_KEY) {
+  const key = await challengeKeyOf({ NOSTR_SECRET_KEY: nostrSecretKey });
+  return signedChallenge(key!, CHALLENGE_TTL_MS, issuedAt);
+}
 
 describe("POST /api/auth/nostr/challenge", () => {
   it("gives a fresh random challenge and its id each time", async () => {
@@ -66,8 +81,7 @@ describe("POST /api/auth/nostr/verify", () => {
       "Sign-in needs a kind 22242 event naming this site (or NIP-98 kind 27235); kind 1 notes are not accepted",
     );
     expect(body.sessionToken).toBeUndefined();
-    const row = await statement("SELECT consumed_at FROM auth_challenges WHERE id = ?", challengeId).first();
-    expect(row).toEqual({ consumed_at: null });
+    expect(await challengeUsed(challengeId)).toBe(false);
     // The same note with the challenge in tags too (as a 22242 would carry it) is no better.
     const tagged = finalizeEvent({ kind: 1, created_at: now(), tags: [["challenge", challenge], ["relay", "https://gigstr.test"]], content: challenge }, victim.secretKey);
     await expectRefused(await verify({ event: tagged, challengeId }), 401, /kind 1 notes are not accepted/);
@@ -169,15 +183,109 @@ describe("POST /api/auth/nostr/verify", () => {
   });
 
   it("refuses an expired challenge and an unknown one", async () => {
-    const { challenge, challengeId } = await getChallenge();
-    await statement("UPDATE auth_challenges SET expires_at = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), challengeId)
-      .run();
+    // A challenge this Worker signed five minutes and a second ago: its id says it expired.
+    const { challenge, challengeId } = await challengeIssuedAt(Date.now() - CHALLENGE_TTL_MS - 1000);
     await expectRefused(await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId }), 401, /expired/);
     await expectRefused(
       await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId: crypto.randomUUID() }),
       401,
       /expired/,
     );
+    expect(await challengeUsed(challengeId)).toBe(false);
+  });
+
+  describe("a signed challenge (docs/decisions/034)", () => {
+    it("is one the challenge request wrote nothing for, and used once it signs someone in", async () => {
+      const { challenge, challengeId } = await getChallenge();
+      expect(await statement("SELECT count(*) AS n FROM auth_challenges WHERE id = ?", challengeId).first()).toEqual({ n: 0 });
+      expect((await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId })).status).toBe(200);
+      expect(await challengeUsed(challengeId)).toBe(true);
+    });
+
+    it("refuses a replayed challenge: the same signed event again, and a new event for it by the same key", async () => {
+      const sk = generateSecretKey();
+      const { challenge, challengeId } = await getChallenge();
+      const event = loginEvent(sk, challenge);
+      expect((await verify({ event, challengeId })).status).toBe(200);
+      await expectRefused(await verify({ event, challengeId }), 401, /already used/);
+      await expectRefused(await verify({ event: loginEvent(sk, challenge, { createdAt: now() - 1 }), challengeId }), 401, /already used/);
+      expect((await statement("SELECT count(*) AS n FROM sessions JOIN users ON users.id = sessions.user_id WHERE users.nostr_pubkey = ?", getPublicKey(sk)).first<{ n: number }>())?.n).toBe(1);
+    });
+
+    it("refuses a signed event used before with another challenge (the event id is remembered)", async () => {
+      const sk = generateSecretKey();
+      const first = await getChallenge();
+      const event = loginEvent(sk, first.challenge);
+      expect((await verify({ event, challengeId: first.challengeId })).status).toBe(200);
+      const second = await getChallenge();
+      // The old event does not carry the new challenge: refused before the database is written.
+      await expectRefused(await verify({ event, challengeId: second.challengeId }), 401, /challenge/);
+      expect(await challengeUsed(second.challengeId)).toBe(false);
+    });
+
+    it("refuses a forged challenge: an id made up with a later expiry, or a challenge text made up for a real id", async () => {
+      const { challenge, challengeId } = await getChallenge();
+      // The id's expiry moved a day on (its first 8 hex digits): the challenge it was signed with no longer matches.
+      const later = (parseInt(challengeId.slice(0, 8), 16) + 86_400).toString(16).padStart(8, "0");
+      const forgedId = `${later}${challengeId.slice(8)}`;
+      await expectRefused(await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId: forgedId }), 401, /challenge/);
+      // A challenge text of the attacker's own for a real id.
+      const madeUp = "ab".repeat(32);
+      await expectRefused(await verify({ event: loginEvent(generateSecretKey(), madeUp), challengeId }), 401, /challenge/);
+      // An id in the signed form nobody issued, with a made-up text.
+      const nobodys = `${later}-0000-0000-0000-000000000000`;
+      await expectRefused(await verify({ event: loginEvent(generateSecretKey(), madeUp), challengeId: nobodys }), 401, /challenge/);
+      for (const id of [forgedId, challengeId, nobodys]) expect(await challengeUsed(id)).toBe(false);
+      // The real challenge still signs in.
+      expect((await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId })).status).toBe(200);
+    });
+
+    it("refuses a challenge from another site: signed by another deployment's key, or used in an event naming another site", async () => {
+      const otherSite = await challengeIssuedAt(Date.now(), "11".repeat(32));
+      await expectRefused(await verify({ event: loginEvent(generateSecretKey(), otherSite.challenge), challengeId: otherSite.challengeId }), 401, /challenge/);
+      const { challenge, challengeId } = await getChallenge();
+      await expectRefused(await verify({ event: loginEvent(generateSecretKey(), challenge, { relay: "https://other-site.example" }), challengeId }), 401, /relay tag/);
+      expect(await challengeUsed(challengeId)).toBe(false);
+    });
+
+    it("refuses a challenge that expired a second ago, and takes one with a second left", async () => {
+      const justExpired = await challengeIssuedAt(Date.now() - CHALLENGE_TTL_MS - 1000);
+      await expectRefused(await verify({ event: loginEvent(generateSecretKey(), justExpired.challenge), challengeId: justExpired.challengeId }), 401, /expired/);
+      const lastSecond = await challengeIssuedAt(Date.now() - CHALLENGE_TTL_MS + 3000);
+      expect((await verify({ event: loginEvent(generateSecretKey(), lastSecond.challenge), challengeId: lastSecond.challengeId })).status).toBe(200);
+    });
+
+    it("a used challenge is refused as used, before what is wrong with the event", async () => {
+      const { challenge, challengeId } = await getChallenge();
+      expect((await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId })).status).toBe(200);
+      await expectRefused(await verify({ event: loginEvent(generateSecretKey(), challenge, { relay: "wss://evil.relay.example" }), challengeId }), 401, /already used/);
+    });
+  });
+
+  describe("a stored challenge (no NOSTR_SECRET_KEY to sign challenges with)", () => {
+    const unsigned = { NOSTR_SECRET_KEY: undefined };
+    const storedChallenge = async () => (await (await api("/api/auth/nostr/challenge", { method: "POST", env: unsigned })).json()) as { challenge: string; challengeId: string };
+    const verifyStored = (body: unknown) => api("/api/auth/nostr/verify", { method: "POST", json: body, env: unsigned });
+
+    it("is stored, signs in once, and is refused once used or expired", async () => {
+      const { challenge, challengeId } = await storedChallenge();
+      expect(await statement("SELECT consumed_at FROM auth_challenges WHERE id = ?", challengeId).first()).toEqual({ consumed_at: null });
+      expect((await verifyStored({ event: loginEvent(generateSecretKey(), challenge), challengeId })).status).toBe(200);
+      await expectRefused(await verifyStored({ event: loginEvent(generateSecretKey(), challenge), challengeId }), 401, /already used/);
+      const late = await storedChallenge();
+      await statement("UPDATE auth_challenges SET expires_at = ? WHERE id = ?", new Date(Date.now() - 1000).toISOString(), late.challengeId).run();
+      await expectRefused(await verifyStored({ event: loginEvent(generateSecretKey(), late.challenge), challengeId: late.challengeId }), 401, /expired/);
+    });
+
+    it("asked for just before challenges were signed, it still signs in after (a deploy that adds the key)", async () => {
+      const { challenge, challengeId } = await storedChallenge();
+      expect((await verify({ event: loginEvent(generateSecretKey(), challenge), challengeId })).status).toBe(200);
+    });
+
+    it("a signed challenge is refused where no key can check it", async () => {
+      const { challenge, challengeId } = await getChallenge();
+      await expectRefused(await verifyStored({ event: loginEvent(generateSecretKey(), challenge), challengeId }), 401, /expired/);
+    });
   });
 
   it("refuses a login a hostile relay got signed for it (NIP-42 AUTH): no session, the victim's address stays", async () => {
@@ -191,8 +299,7 @@ describe("POST /api/auth/nostr/verify", () => {
     const res = await verify({ event: signedForRelay, challengeId });
     await expectRefused(res, 401, /must name this site \(https:\/\/gigstr\.test\) in its relay tag/);
     // No session came of it; the challenge is still unused, so nothing was consumed either.
-    const row = await statement("SELECT consumed_at FROM auth_challenges WHERE id = ?", challengeId).first();
-    expect(row).toEqual({ consumed_at: null });
+    expect(await challengeUsed(challengeId)).toBe(false);
     expect(await call("/api/user/me", victim.token)).toMatchObject({ status: 200, body: { lightningAddress: "victim@wallet.test" } });
   });
 

@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../context";
-import { nostrEventSchema, siteOrigins } from "../auth/nostr-login";
+import { nostrEventSchema, plainLoginEvent, siteOrigins } from "../auth/nostr-login";
 import { bearerToken, requireMember } from "../auth/middleware";
 import { createLoginChallenge, endAllSessions, endSession, endSessionById, listSessions, signInWithNostr } from "../services/auth";
 import { ownUser } from "../services/users";
 import { aliasDomainOf } from "./config";
-import { parseJson } from "./parse";
+import { jsonBody, parseWith } from "./parse";
 import { rateLimit } from "../rate-limits";
 import { depsOf } from "./deps";
 
@@ -15,12 +15,24 @@ const verifyBody = z.object({
   challengeId: z.string().min(1, "challengeId is required"),
 });
 
+/** A verify body as `verifyBody` parses it: checked by hand when it is well formed, else by the schema, which says what is wrong. */
+function verifyRequest(body: unknown): z.output<typeof verifyBody> {
+  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
+    const { event, challengeId } = body as Record<string, unknown>;
+    const plain = typeof challengeId === "string" && challengeId.length > 0 ? plainLoginEvent(event) : null;
+    if (plain) return { event: plain, challengeId: challengeId as string };
+  }
+  return parseWith(verifyBody, body);
+}
+
 export const authRoutes = new Hono<AppEnv>()
-  .post("/nostr/challenge", rateLimit("loginChallenge"), async (c) => c.json(await createLoginChallenge(depsOf(c))))
+  // Sign-in needs only the request's database and the bindings (no Lightning, no LNURL): not the whole of depsOf,
+  // which a sign-in would build for nothing.
+  .post("/nostr/challenge", rateLimit("loginChallenge"), async (c) => c.json(await createLoginChallenge({ db: c.var.db, env: c.env })))
   .post("/nostr/verify", rateLimit("loginVerify"), async (c) => {
-    const { event, challengeId } = await parseJson(c, verifyBody);
+    const { event, challengeId } = verifyRequest(await jsonBody(c));
     const { sessionToken, user } = await signInWithNostr(
-      depsOf(c),
+      { db: c.var.db, env: c.env },
       event,
       challengeId,
       siteOrigins(c.req.url, c.env.ALIAS_DOMAIN),

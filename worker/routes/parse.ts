@@ -14,14 +14,17 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.out
 }
 
 export async function parseJson<S extends z.ZodType>(c: AppContext, schema: S): Promise<z.output<S>> {
-  let body: unknown;
+  return parseWith(schema, await jsonBody(c));
+}
+
+/** The request's JSON body, not yet parsed with a schema (for a route that checks the common case by hand first). */
+export async function jsonBody(c: AppContext): Promise<unknown> {
   try {
     const text = await c.req.text();
-    body = text.trim() === "" ? {} : JSON.parse(text);
+    return text.trim() === "" ? {} : JSON.parse(text);
   } catch {
     throw badRequest("Request body must be JSON", "invalid_json");
   }
-  return parseWith(schema, body);
 }
 
 export function parseQuery<S extends z.ZodType>(c: AppContext, schema: S): z.output<S> {
