@@ -2,6 +2,7 @@
 // against a running app: each page's four category scores and the audits that kept a score under 100.
 // A page may need a signed-in member: the session token is put in the page's localStorage first, and
 // Lighthouse is told to keep storage.
+import { writeFileSync } from "node:fs";
 import { launch } from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
@@ -11,6 +12,12 @@ const FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-bac
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 /** Runs per page (BENCH_LIGHTHOUSE_RUNS); the median one is reported. */
 const RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3));
+/**
+ * BENCH_LIGHTHOUSE_TRACES=<dir>: a diagnosis, not a measurement. Each run also samples the page's JavaScript (V8's
+ * profiler, which slows it and so moves the scores) and writes its trace to <dir>/<page>-<run>.json, to be opened
+ * in Chrome's Performance panel: what each long task runs.
+ */
+const TRACES = process.env.BENCH_LIGHTHOUSE_TRACES;
 
 /** The audits that cost a category points (score below 1, weighted), by category. */
 function misses(lhr) {
@@ -61,8 +68,11 @@ export async function lighthousePages(baseUrl, pages) {
       // its median run (Lighthouse's own advice), with every run's score beside them.
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
-        const run = await lighthouse(page.url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES, disableStorageReset: Boolean(page.sessionToken) });
+        const flags = { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES, disableStorageReset: Boolean(page.sessionToken) };
+        if (TRACES) flags.additionalTraceCategories = "disabled-by-default-v8.cpu_profiler";
+        const run = await lighthouse(page.url, flags);
         if (run.lhr.runtimeError) throw new Error(`lighthouse on ${page.url}: ${run.lhr.runtimeError.code} ${run.lhr.runtimeError.message}`);
+        if (TRACES) writeFileSync(`${TRACES}/${page.key}-${i + 1}.json`, JSON.stringify(run.artifacts.Trace ?? run.artifacts.traces?.defaultPass));
         runs.push(run.lhr);
       }
       const byPerformance = [...runs].sort((a, b) => (a.categories.performance.score ?? 0) - (b.categories.performance.score ?? 0));

@@ -1,3 +1,5 @@
+// First: a member's first reads go out before the rest of the app is evaluated (lib/start-early-reads.ts).
+import { opensMemberTab } from "./lib/start-early-reads";
 import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app";
@@ -23,14 +25,20 @@ const rootElement = document.getElementById("root")!;
 const page = serverPage(rootElement);
 const app = (
   <StrictMode>
-    <App page={page} />
+    <App page={opensMemberTab ? undefined : page} />
   </StrictMode>
 );
-if (page) {
+if (page && !opensMemberTab) {
   // The Worker's HTML already shows the page: React takes it over with the same data, asking for none again.
-  hydrateRoot(rootElement, app);
+  // As a transition, so React hydrates a few milliseconds at a time and yields to the browser between them
+  // (as Next.js does) instead of holding the main thread for the whole page: a phone's Total Blocking Time.
+  // A click on a part not yet hydrated makes React hydrate that part first.
+  startTransition(() => {
+    hydrateRoot(rootElement, app);
+  });
 } else {
-  // The plain shell (another route, or the service worker's offline copy): the first render as a transition,
+  // The plain shell (another route, or the service worker's offline copy), or a member's own tab whose HTML is
+  // its placeholder (the same placeholder this render draws first): the first render as a transition,
   // so React yields to the browser every few milliseconds instead of holding the main thread for the whole
   // tree (Lighthouse's Total Blocking Time on a phone). It replaces whatever the root held.
   const root = createRoot(rootElement);

@@ -3,6 +3,7 @@
 // "<status>: <body text or status text>" (SPEC.md §8), so toasts can show the server's words.
 
 import { noteAnswer, noteNoAnswer } from "./connectivity";
+import { takeEarlyRead } from "./early-reads";
 
 export const SESSION_TOKEN_KEY = "sessionToken";
 
@@ -58,9 +59,12 @@ function keepBookmark(res: Response): void {
 }
 
 export async function apiRequest(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const token = getSessionToken();
+  // The same read already asked for while the app started (lib/early-reads.ts), with this session.
+  const early = body === undefined ? takeEarlyRead(method, path, token) : undefined;
+  if (early) return early;
   const headers: Record<string, string> = { ...extraHeaders };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const token = getSessionToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   const bookmark = lastBookmark();
   if (bookmark) headers[BOOKMARK_HEADER] = bookmark;

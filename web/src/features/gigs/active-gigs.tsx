@@ -1,6 +1,7 @@
 // The signed-in Active tab (SPEC.md §2): stats (Active Gigs, In Escrow, Completed), the member's gigs in
 // progress with Open Chat and View Details, and My Gigs (what they posted) with Manage. One read of the
 // gigs the member takes part in (participant=me), not of every gig.
+import { useDeferredValue } from "react";
 import { Link } from "react-router";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
@@ -48,7 +49,11 @@ export function ActiveGigs() {
   const gigs = useMyGigs();
   const { openDetails, openChat, openManage } = useGigDialogs();
   const userId = user?.id ?? "";
-  const all = gigs.data ?? [];
+  // The member's gigs reach React from TanStack Query's store, whose updates React renders in one go: the lists
+  // are drawn from a deferred copy instead, a transition React renders a few milliseconds at a time, so a phone
+  // stays responsive while they are drawn (the skeletons show until then, in the lists' place).
+  const data = useDeferredValue(gigs.data);
+  const all = data ?? [];
   const active = all.filter((g) => isActiveGig(g, userId));
   const mine = all.filter((g) => ownerIdOf(g) === userId);
   const stats = activeStats(all, userId);
@@ -61,7 +66,7 @@ export function ActiveGigs() {
 
       <FailedPayouts />
 
-      {gigs.isPending ? (
+      {gigs.isPending || (gigs.isSuccess && data === undefined) ? (
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           <p role="status" className="sr-only">
             Loading your gigs

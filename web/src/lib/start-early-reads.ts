@@ -1,0 +1,54 @@
+// Imported first by main.tsx, so it runs before the rest of the app's code is evaluated: with a session held,
+// the reads the member's first screen will make go out at once (lib/early-reads.ts), and the code the top bar
+// draws a member with (their menus, their robot avatar) is fetched meanwhile. The session check (GET /api/user/me) on every page; on the Active
+// tab also the member's gigs and failed payouts, the reads that screen draws from. The paths are those the
+// screens ask for (auth-context, useMyGigs, FailedPayouts).
+import { apiRequest, getSessionToken } from "./api";
+import { startEarlyRead } from "./early-reads";
+
+/** The main page's tab in the address or, on a reload, the one react-router kept in the history entry (under `usr`). */
+function mainPageTab(): string | null {
+  if (location.pathname !== "/") return null;
+  const search = new URLSearchParams(location.search);
+  const tab = search.get("tab");
+  if (tab !== null) return tab;
+  // A gig to open lives on the Active tab (features/layout/main-tab.ts).
+  if (search.get("gigId")) return "active";
+  const state = (history.state as { usr?: { tab?: unknown } } | null)?.usr;
+  return typeof state?.tab === "string" ? state.tab : null;
+}
+
+function heldSession(): string | null {
+  try {
+    return getSessionToken();
+  } catch {
+    return null; // storage off: no session
+  }
+}
+
+/**
+ * A member opening one of their own tabs (Active, Post): the Worker's HTML holds only the tab's placeholder (it
+ * renders every page as a visitor's), so there is nothing of the tab to take over.
+ */
+export const opensMemberTab = heldSession() !== null && (mainPageTab() === "active" || mainPageTab() === "post");
+
+function startEarlyReads() {
+  const token = heldSession();
+  if (!token) return;
+  const read = (path: string) => startEarlyRead(path, token, () => apiRequest("GET", path));
+  read("/api/user/me");
+  if (mainPageTab() === "active") {
+    read(`/api/gigs?${new URLSearchParams({ participant: "me", limit: "100" }).toString()}`);
+    read("/api/user/payouts");
+  }
+  // The top bar's member menus and avatar, loaded in a task of their own rather than in the one that draws the member once
+  // the session check answers (each lazy import also adds its files' preload links to the document).
+  setTimeout(() => {
+    void import("#browser-only/user-menu").catch(() => undefined);
+    void import("#browser-only/notifications-menu").catch(() => undefined);
+    // A member without a picture is drawn a robot (components/ui/avatar.tsx).
+    void import("#browser-only/robot-avatar").catch(() => undefined);
+  }, 0);
+}
+
+startEarlyReads();
