@@ -5,13 +5,14 @@
 // Jobs (job.kind):
 //   http     one endpoint (or the sign-in flow) at a fixed rate open-loop, or with N connections closed-loop
 //   chat     one room with N listening sockets and one sender: delivery latency of each message to each socket,
-//            and of each message's notification to the other party's open tabs (their inbox sockets)
+//            and of each message's notification to the other party's open tabs (their inbox sockets); with
+//            job.runtimeUrl, the same again in a second room, connected straight to the runtime's own port
 //   payment  post a job, pay its invoice with the dev wallet, time until GET /api/gigs/{id} shows it funded
 //
-// Every loop is bounded in count and in time; the only address ever used is job.baseUrl (127.0.0.1).
+// Every loop is bounded in count and in time; the only addresses ever used are job.baseUrl and job.runtimeUrl (127.0.0.1).
 import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
 import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import WebSocket from "ws";
 import { summarize } from "./lib/stats.mjs";
@@ -20,7 +21,11 @@ const [jobFile, resultFile] = process.argv.slice(2);
 if (!jobFile || !resultFile) throw new Error("usage: node bench/load.mjs <job.json> <result.json>");
 const job = JSON.parse(readFileSync(jobFile, "utf8"));
 const base = new URL(job.baseUrl);
-if (!["127.0.0.1", "localhost", "[::1]"].includes(base.hostname)) throw new Error(`refusing to load ${base.hostname}: loopback only`);
+// The chat job may also connect to the runtime's own port (job.runtimeUrl), skipping wrangler's proxy.
+const runtimeBase = job.runtimeUrl ? new URL(job.runtimeUrl) : null;
+for (const u of [base, runtimeBase]) {
+  if (u && !["127.0.0.1", "localhost", "[::1]"].includes(u.hostname)) throw new Error(`refusing to load ${u.hostname}: loopback only`);
+}
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -249,11 +254,14 @@ async function fundedClaimedJob(agent, hirer, worker) {
 
 // ---- Chat fan-out ------------------------------------------------------------------------------
 
-/** Opens a socket, authenticates it and joins the gig's room; bounded by a time-out. */
-function joinedSocket(gigId, token, onFrame) {
+/**
+ * Opens a socket, authenticates it and joins the gig's room; bounded by a time-out. `at` is where it connects:
+ * wrangler dev's port (job.baseUrl) or the runtime's own (job.runtimeUrl), both loopback.
+ */
+function joinedSocket(gigId, token, onFrame, at = base) {
   return new Promise((resolve, reject) => {
-    const url = `ws://${base.host}/ws?gigId=${encodeURIComponent(gigId)}`;
-    const ws = new WebSocket(url, { origin: base.origin, perMessageDeflate: false });
+    const url = `ws://${at.host}/ws?gigId=${encodeURIComponent(gigId)}`;
+    const ws = new WebSocket(url, { origin: at.origin, perMessageDeflate: false });
     let joined = false;
     const timer = setTimeout(() => {
       ws.terminate();
@@ -289,10 +297,10 @@ function joinedSocket(gigId, token, onFrame) {
  * Opens a member's inbox socket (`/api/notifications/socket`), the session offered beside the protocol as a tab
  * does; resolves once its first frame (the unread count) arrived. `onNotification` gets each pushed notification.
  */
-function inboxSocket(token, onNotification) {
+function inboxSocket(token, onNotification, at = base) {
   return new Promise((resolve, reject) => {
-    const url = `ws://${base.host}/api/notifications/socket`;
-    const ws = new WebSocket(url, ["gigstr-notifications", `bearer.${token}`], { origin: base.origin, perMessageDeflate: false });
+    const url = `ws://${at.host}/api/notifications/socket`;
+    const ws = new WebSocket(url, ["gigstr-notifications", `bearer.${token}`], { origin: at.origin, perMessageDeflate: false });
     const timer = setTimeout(() => {
       ws.terminate();
       reject(new Error("inbox socket gave no count within 15 s"));
@@ -323,106 +331,148 @@ async function inBatches(items, size, fn) {
   return out;
 }
 
-/**
- * 1 sender and `sockets` listeners (half as the hirer, half as the worker, over several sessions each) in one
- * gig's room. Each message is sent when the previous one reached every listener (or 5 s passed); its latency
- * to a listener is the time from the send to that listener's `new_message`.
- */
 /** Time between one sender's messages: 30 in 10 s at most (CHAT_MESSAGES_PER_SOCKET), with room to spare. */
 const SENDER_PACE_MS = 400;
 
+/**
+ * 1 sender and `sockets` listeners (half as the hirer, half as the worker, over several sessions each) in one
+ * gig's room, connected through wrangler dev's port; and, when `runtimeUrl` is given, the same again in a second
+ * gig's room of the same two members (the same session tokens) connected straight to the runtime's own port, as
+ * a deployed Worker has no wrangler proxy in front of it. The messages go to the two rooms in turn (one through
+ * wrangler, one straight), each when the previous one reached every listener and its notification every tab
+ * (or 5 s passed), so both ways are measured at the same moments of the same machine. A message's latency to a
+ * listener is the time from its send to that listener's `new_message`.
+ */
 async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterIdle }) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
   const setupStart = performance.now();
   const hirer = await member(agent, "hirer", sessionsPerParty);
   const worker = await member(agent, "worker", sessionsPerParty);
-  const gigId = await fundedClaimedJob(agent, hirer, worker);
+  const ways = [{ at: base, gigId: await fundedClaimedJob(agent, hirer, worker) }];
+  if (runtimeBase) ways.push({ at: runtimeBase, gigId: await fundedClaimedJob(agent, hirer, worker) });
 
   const sentAt = new Map(); // text -> send time
-  const received = new Map(); // text -> latencies
-  const onFrame = (frame, at) => {
-    const t = sentAt.get(frame.message.message);
-    if (t === undefined) return;
-    received.get(frame.message.message).push(at - t);
-  };
   const plan = Array.from({ length: listenerCount }, (_, i) => {
     const party = i % 2 === 0 ? hirer : worker;
     return party.tokens[Math.floor(i / 2) % party.tokens.length];
   });
-  const listeners = await inBatches(plan, 20, (token) => joinedSocket(gigId, token, onFrame));
-  // Each message notifies the worker: their tabs (one per session) hear of it over their inbox sockets.
-  const notified = new Map(); // text -> latencies to the worker's tabs
-  const onNotification = (notification, at) => {
-    for (const [text, latencies] of notified) {
-      if (notification.message.endsWith(`: ${text}`)) latencies.push(at - sentAt.get(text));
-    }
-  };
-  const tabs = await inBatches(worker.tokens, 10, (token) => inboxSocket(token, onNotification));
+  const firstJoinAt = performance.now();
+  for (const way of ways) {
+    way.received = new Map(); // text -> latencies to this way's listeners
+    way.notified = new Map(); // text -> latencies to this way's tabs (the worker's, one per session)
+    const onFrame = (frame, at) => {
+      const latencies = way.received.get(frame.message.message);
+      if (latencies) latencies.push(at - sentAt.get(frame.message.message));
+    };
+    way.listeners = await inBatches(plan, 20, (token) => joinedSocket(way.gigId, token, onFrame, way.at));
+    // Each message notifies the worker: their tabs hear of it over their inbox sockets. The worker's tabs of
+    // both ways share one inbox, so each way counts only its own messages.
+    const onNotification = (notification, at) => {
+      for (const [text, latencies] of way.notified) {
+        if (notification.message.endsWith(`: ${text}`)) latencies.push(at - sentAt.get(text));
+      }
+    };
+    way.tabs = await inBatches(worker.tokens, 10, (token) => inboxSocket(token, onNotification, way.at));
+  }
   const joinedAt = performance.now();
-  const sender = await joinedSocket(gigId, hirer.tokens[0], () => {});
+  for (const way of ways) way.sender = await joinedSocket(way.gigId, hirer.tokens[0], () => {}, way.at);
   const setupS = (performance.now() - setupStart) / 1000;
 
-  // When each message was sent, on the system's monotonic clock (ms): to line a slow one up with other
-  // recordings of the machine (e.g. `perf record -k CLOCK_MONOTONIC`).
-  const sentMonotonic = [];
-  const sendOne = async (label) => {
+  // How long this client's own event loop was held up while each message was out (the longest delay of a timer):
+  // a late delivery with a long stall here was late in the client (its receive time is taken in JavaScript), not in the app.
+  const stall = monitorEventLoopDelay({ resolution: 1 });
+  stall.enable();
+  // And how much of that was this client collecting its own garbage: a stall without it was the client's core
+  // taken by another program (a second thread on the same core would not have run either).
+  let gcMs = 0;
+  const gcs = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  });
+  gcs.observe({ entryTypes: ["gc"] });
+  for (const way of ways) {
+    Object.assign(way, { all: [], lastSocket: [], firstSocket: [], lost: 0, stalls: [], gc: [], sentMonotonic: [] });
+  }
+  const sendOne = async (way, label) => {
     const text = `bench ${label} ${Math.random().toString(36).slice(2)}`;
-    received.set(text, []);
-    notified.set(text, []);
+    way.received.set(text, []);
+    way.notified.set(text, []);
     const deadline = performance.now() + 5000;
     sentAt.set(text, performance.now());
-    sentMonotonic.push(Number(process.hrtime.bigint() / 1000n) / 1000);
-    sender.send(JSON.stringify({ type: "chat_message", gigId, message: text }));
-    while ((received.get(text).length < listenerCount || notified.get(text).length < tabs.length) && performance.now() < deadline) await sleep(2);
-    return received.get(text);
+    // When each message was sent, on the system's monotonic clock (ms): to line a slow one up with other
+    // recordings of the machine (e.g. `perf record -k CLOCK_MONOTONIC`).
+    way.sentMonotonic.push(Number(process.hrtime.bigint() / 1000n) / 1000);
+    stall.reset();
+    const gc0 = gcMs;
+    way.sender.send(JSON.stringify({ type: "chat_message", gigId: way.gigId, message: text }));
+    while ((way.received.get(text).length < listenerCount || way.notified.get(text).length < way.tabs.length) && performance.now() < deadline) await sleep(2);
+    way.stalls.push(round(stall.max / 1e6));
+    // The observer hears of a collection a turn later: read after one more.
+    await sleep(0);
+    way.gc.push(round(gcMs - gc0));
+    return way.received.get(text);
   };
 
-  const all = [];
-  const lastSocket = [];
-  const firstSocket = [];
-  let lost = 0;
   for (let m = 0; m < messages; m++) {
-    const lat = await sendOne(`m${m}`);
-    all.push(...lat);
-    lastSocket.push(lat.length ? Math.max(...lat) : NaN);
-    firstSocket.push(lat.length ? Math.min(...lat) : NaN);
-    lost += listenerCount - lat.length;
-    // One sender stays under the room's per-socket limit (30 messages in 10 s, worker/rate-limits.ts).
-    await sleep(SENDER_PACE_MS);
+    for (const way of ways) {
+      const lat = await sendOne(way, `m${m}`);
+      way.all.push(...lat);
+      way.lastSocket.push(lat.length ? Math.max(...lat) : NaN);
+      way.firstSocket.push(lat.length ? Math.min(...lat) : NaN);
+      way.lost += listenerCount - lat.length;
+      // Each sender stays under the room's per-socket limit (30 messages in 10 s, worker/rate-limits.ts): with two
+      // rooms in turn, a sender's messages are still SENDER_PACE_MS apart, and the 50 of each room end before
+      // its listeners' sessions are a minute old (the room would re-check them all on the next message).
+      await sleep(SENDER_PACE_MS / ways.length);
+    }
   }
-  const result = {
-    gigId,
-    listeners: listeners.length,
-    senders: 1,
-    messages,
-    setupS: round(setupS),
-    deliveries: all.length,
-    lost,
-    latencyMs: summarize(all),
-    timeToLastSocketMs: summarize(lastSocket.filter(Number.isFinite)),
-    // Send to last socket, message by message: shows whether a slow p99 is one message or many.
-    lastSocketByMessageMs: lastSocket.map((x) => (Number.isFinite(x) ? round(x) : null)),
-    // Send to the first socket: a late first socket means the room started its broadcast late (the checks and the
-    // store, or a pause before them); a late last socket after an early first one, a slow broadcast.
-    firstSocketByMessageMs: firstSocket.map((x) => (Number.isFinite(x) ? round(x) : null)),
-    sentAtMonotonicMs: sentMonotonic.slice(0, messages),
+  // From the first socket's join to the last message: past 60 s, the last messages paid the room's re-check.
+  const messagesEndedAfterJoinS = round((performance.now() - firstJoinAt) / 1000);
+  const figures = (way) => {
+    // From the message's send (its notification is written in the same batch) to each of the worker's tabs.
+    const toTabs = [...way.notified.values()].flat();
+    return {
+      gigId: way.gigId,
+      listeners: way.listeners.length,
+      senders: 1,
+      messages,
+      deliveries: way.all.length,
+      lost: way.lost,
+      latencyMs: summarize(way.all),
+      timeToLastSocketMs: summarize(way.lastSocket.filter(Number.isFinite)),
+      // Send to last socket, message by message: shows whether a slow p99 is one message or many.
+      lastSocketByMessageMs: way.lastSocket.map((x) => (Number.isFinite(x) ? round(x) : null)),
+      // Send to the first socket: a late first socket means the room started its broadcast late (the checks and the
+      // store, or a pause before them); a late last socket after an early first one, a slow broadcast.
+      firstSocketByMessageMs: way.firstSocket.map((x) => (Number.isFinite(x) ? round(x) : null)),
+      sentAtMonotonicMs: way.sentMonotonic.slice(0, messages),
+      // The time between one socket's receive time of a message and the next socket's (µs): this client reads the
+      // 200 sockets one after the other, so when the frames wait for it this is its own cost per socket, and 200
+      // times it is as late as the client itself can make a message's last socket.
+      clientGapBetweenSocketsUs: summarize(
+        [...way.received.values()].slice(0, messages).flatMap((l) => l.slice(1).map((x, i) => (x - l[i]) * 1000)),
+      ),
+      clientStallByMessageMs: way.stalls.slice(0, messages),
+      clientGcByMessageMs: way.gc.slice(0, messages),
+      notifications: { tabs: way.tabs.length, messages, deliveries: toTabs.length, lost: way.tabs.length * messages - toTabs.length, latencyMs: summarize(toTabs) },
+    };
   };
-  // From the message's send (its notification is written in the same batch) to each of the worker's tabs.
-  const toTabs = [...notified.values()].flat();
-  result.notifications = { tabs: tabs.length, messages, deliveries: toTabs.length, lost: tabs.length * messages - toTabs.length, latencyMs: summarize(toTabs) };
+  const [proxied, straight] = ways;
+  const result = { ...figures(proxied), setupS: round(setupS), messagesEndedAfterJoinS };
+  if (straight) result.straightToRuntime = { port: Number(straight.at.port), ...figures(straight) };
 
   // The room re-checks a listener's session when it was last checked more than 60 s ago: the first
-  // message after a quiet minute pays for every listener's check. Measured once the minute has passed.
+  // message after a quiet minute pays for every listener's check. Measured once the minute has passed,
+  // through wrangler dev, in the first room.
   if (afterIdle) {
     if (afterIdle.payments) result.payments = [];
     for (const job of afterIdle.payments ?? []) result.payments.push(await payment({ ...job, agent, hirer }));
     const waitMs = joinedAt + afterIdle.idleMs - performance.now();
     if (waitMs > 0) await sleep(Math.min(waitMs, afterIdle.idleMs));
-    const first = await sendOne("after-idle-0");
+    const first = await sendOne(proxied, "after-idle-0");
     const rest = [];
     for (let m = 1; m < afterIdle.messages; m++) {
       await sleep(20);
-      rest.push(...(await sendOne(`after-idle-${m}`)));
+      rest.push(...(await sendOne(proxied, `after-idle-${m}`)));
     }
     result.afterIdle = {
       idleS: round(afterIdle.idleMs / 1000),
@@ -430,7 +480,8 @@ async function chat({ sockets: listenerCount, messages, sessionsPerParty, afterI
       following: { messages: afterIdle.messages - 1, latencyMs: summarize(rest) },
     };
   }
-  for (const ws of [...listeners, sender, ...tabs]) ws.close();
+  gcs.disconnect();
+  for (const way of ways) for (const ws of [...way.listeners, way.sender, ...way.tabs]) ws.close();
   agent.destroy();
   return result;
 }
