@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { makeUser } from "../../test/factories";
 import { mockApi } from "../../test/mock-api";
-import { findToast, renderWithApp } from "../../test/render";
+import { findToast, LocationProbe, renderWithApp } from "../../test/render";
 import { GigCard } from "./gig-card";
 import { makeGig } from "./gig-factories";
 import type { GigStatus } from "../../../../domain/gig";
@@ -135,6 +135,34 @@ describe("gig card", () => {
     const { onOpen } = renderCard(gig);
     await userEvent.setup().click(screen.getByRole("button", { name: "Open me" }));
     expect(onOpen).toHaveBeenCalledWith(gig);
+  });
+
+  it("opens the poster's profile within the app, and leaves a click for a new tab to the browser", async () => {
+    mockApi({});
+    const gig = makeGig({ poster: { id: "paula", username: "npub1paula", displayName: "Paula", profilePicture: null, completedGigs: 4, successRate: 75 } });
+    renderWithApp(
+      <>
+        <GigCard gig={gig} onOpen={vi.fn()} now={NOW} />
+        <LocationProbe />
+      </>,
+    );
+    const link = screen.getByRole("link", { name: /Paula/ });
+    // What the card left to the browser, seen after React's handler (the test's document follows no link itself).
+    const leftToBrowser: boolean[] = [];
+    const after = (event: MouseEvent) => {
+      leftToBrowser.push(!event.defaultPrevented);
+      event.preventDefault();
+    };
+    document.addEventListener("click", after);
+    const user = userEvent.setup();
+    await user.keyboard("{Control>}");
+    await user.click(link);
+    await user.keyboard("{/Control}");
+    expect(screen.getByTestId("location")).toHaveTextContent(/^\/$/);
+    await user.click(link);
+    document.removeEventListener("click", after);
+    expect(leftToBrowser).toEqual([true, false]);
+    expect(screen.getByTestId("location")).toHaveTextContent("/user/npub1paula");
   });
 
   it("hides Report Gig from the gig's owner and shows it to others", () => {

@@ -1,9 +1,8 @@
 // A gig on the Browse and Active tabs (SPEC.md §2 Gig card). The whole card opens the gig (its title is
 // the button, stretched over the card); the poster link, the report button and any footer sit above it.
-import { lazy, Suspense, useState, type ReactNode } from "react";
-import { Link } from "react-router";
+import { lazy, Suspense, useContext, useState, type MouseEvent, type ReactNode } from "react";
+import { UNSAFE_LocationContext, UNSAFE_NavigationContext } from "react-router";
 import { Badge } from "../../components/ui/badge";
-import { AlertIcon } from "../../components/ui/icons";
 import { trackRecordText } from "../../../../domain/reputation";
 import { milestoneLabel } from "../../../../domain/milestones";
 import { cn } from "../../lib/cn";
@@ -54,6 +53,36 @@ export function posterReputation(poster: Gig["poster"]): string {
   return trackRecordText(poster?.completedGigs ?? 0, poster?.successRate ?? 100);
 }
 
+/**
+ * Report Gig's button, its warning sign (the AlertIcon's two strokes, 12 px, in the text's colour) drawn by the
+ * stylesheet before the label (styles.css mask-report-gig): the Worker writes every card of the home page
+ * (decision 030), and an inline SVG was a dozen attributes and three elements on each.
+ */
+const REPORT_BUTTON =
+  "relative z-10 inline-flex shrink-0 cursor-pointer items-center gap-1 rounded-md px-1.5 py-1 text-xs text-stone-500 hover:bg-red-50 hover:text-red-700 before:size-3 before:shrink-0 before:bg-current before:mask-report-gig";
+
+/**
+ * The poster's profile link: a plain link that the browser follows within the app, as react-router's Link does,
+ * without Link's per-card work (resolving the path against the route, its hooks) when the Worker writes the page.
+ */
+function PosterLink({ href, className, children }: { href: string; className: string; children: ReactNode }) {
+  const { navigator } = useContext(UNSAFE_NavigationContext);
+  const { location } = useContext(UNSAFE_LocationContext);
+  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
+    // A new tab or window, a download, or another handler's choice: the browser's own.
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    // As Link: the page already open is replaced, not stacked in the history again.
+    if (`${location.pathname}${location.search}` === href) navigator.replace(href);
+    else navigator.push(href);
+  };
+  return (
+    <a href={href} className={className} onClick={follow}>
+      {children}
+    </a>
+  );
+}
+
 export function GigCard({
   gig,
   onOpen,
@@ -100,18 +129,17 @@ export function GigCard({
         </span>
       </div>
 
-      <div className="flex flex-col gap-1">
-        <h3 className="text-base leading-snug font-semibold text-stone-900">
-          <button
-            type="button"
-            onClick={() => onOpen(gig)}
-            className="cursor-pointer text-left break-words after:absolute after:inset-0 after:rounded-xl after:content-[''] hover:text-brand-700 focus-visible:outline-none focus-visible:after:ring-2 focus-visible:after:ring-brand-500"
-          >
-            {gig.title}
-          </button>
-        </h3>
-        <p className="line-clamp-2 text-sm break-words text-stone-600">{gig.description}</p>
-      </div>
+      {/* The title over its description, 4 px apart: the card's 12 px gap less the description's -8 px margin. */}
+      <h3 className="text-base leading-snug font-semibold text-stone-900">
+        <button
+          type="button"
+          onClick={() => onOpen(gig)}
+          className="cursor-pointer text-left break-words after:absolute after:inset-0 after:rounded-xl hover:text-brand-700 focus-visible:outline-none focus-visible:after:ring-2 focus-visible:after:ring-brand-500"
+        >
+          {gig.title}
+        </button>
+      </h3>
+      <p className="-mt-2 line-clamp-2 text-sm break-words text-stone-600">{gig.description}</p>
 
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-stone-500">
         <span className="rounded-md bg-stone-100 px-2 py-0.5 text-stone-700">{gig.category}</span>
@@ -151,7 +179,7 @@ export function GigCard({
           {formatSats(amount.amount)}
         </span>
         <span className="text-sm text-stone-500">
-          {left} {left === 1 ? "day" : "days"} left
+          {`${left} ${left === 1 ? "day" : "days"} left`}
         </span>
       </div>
 
@@ -159,13 +187,13 @@ export function GigCard({
         {/* The name over its track record: side by side, a phone's card would cut the name short. */}
         <div className="flex min-w-0 flex-col">
           {poster && (
-            <Link
-              to={`/user/${encodeURIComponent(poster.username)}`}
+            <PosterLink
+              href={`/user/${encodeURIComponent(poster.username)}`}
               className="relative z-10 max-w-full min-w-0 self-start truncate font-medium text-stone-700 hover:text-brand-700 hover:underline"
             >
               <span className="sr-only">Posted by </span>
               {posterName}
-            </Link>
+            </PosterLink>
           )}
           <span className="relative z-10 text-xs text-stone-500">
             <span className="sr-only">Track record: </span>
@@ -176,9 +204,8 @@ export function GigCard({
           <button
             type="button"
             onClick={() => (user ? setReportOpen(true) : openLogin("Log in to report this gig."))}
-            className="relative z-10 inline-flex shrink-0 cursor-pointer items-center gap-1 rounded-md px-1.5 py-1 text-xs text-stone-500 hover:bg-red-50 hover:text-red-700"
+            className={REPORT_BUTTON}
           >
-            <AlertIcon size={12} />
             Report Gig
           </button>
         )}
