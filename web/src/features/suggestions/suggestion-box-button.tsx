@@ -1,6 +1,7 @@
 // The floating suggestion box button (SPEC.md §2 Other modals), bottom-right on every member-facing page.
 // It ships with the first page, so it is only a button: the dialog's code loads on first use.
 import { lazy, Suspense, useEffect, useState } from "react";
+import { OWN_DIALOG } from "./use-suggestions";
 
 const SuggestionDialog = lazy(() => import("#browser-only/suggestion-dialog").then((m) => ({ default: m.SuggestionDialog })));
 
@@ -24,11 +25,15 @@ const PAGE_FORM = 'main form:not([role="search"])';
 const FIELD = 'input:not([type="hidden"]), select, textarea, [contenteditable="true"]';
 const formOpen = () => Array.from(document.querySelectorAll(PAGE_FORM)).some((form) => form.querySelector(FIELD) !== null);
 
-const openDialogs = () => document.querySelectorAll('[role="dialog"][data-state="open"], [role="alertdialog"][data-state="open"]').length;
+const openDialogs = () =>
+  document.querySelectorAll(`[role="dialog"][data-state="open"]:not([${OWN_DIALOG}]), [role="alertdialog"][data-state="open"]`).length;
+/** Typing into the box's own dialog does not count: when it closes, focus goes back to the button, which must be there. */
+const typingElsewhere = (el: Element | null) => isTypingField(el) && !el?.closest(`[${OWN_DIALOG}]`);
 
 /**
  * The button never covers a control or a field (issue 26): it steps aside while a dialog is open (other than its
- * own, which gives focus back to it on closing), while a form is open on the page (posting a gig, editing the
+ * own, which gives focus back to it on closing: neither that dialog nor typing in it counts, so the button is there
+ * at the moment focus comes back, whichever of closing and the next look at the page comes first), while a form is open on the page (posting a gig, editing the
  * profile) and while someone is typing anywhere. Elsewhere the page scrolls under it like under any floating
  * button, and keeps SUGGESTION_BUTTON_CLEARANCE at its bottom so its last controls can scroll clear of it.
  */
@@ -49,7 +54,7 @@ export function useSomethingInFront(ownDialogOpen: boolean): boolean {
     look();
     const observer = new MutationObserver(lookSoon);
     observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-state"] });
-    const onFocus = () => setTyping(isTypingField(document.activeElement));
+    const onFocus = () => setTyping(typingElsewhere(document.activeElement));
     // Focus leaving a field lands on the next element (or nowhere) only after focusout.
     const onBlur = () => queueMicrotask(onFocus);
     document.addEventListener("focusin", onFocus);

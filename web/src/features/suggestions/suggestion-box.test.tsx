@@ -89,6 +89,17 @@ describe("Suggestion box button stays out of the way", () => {
     expect(await screen.findByRole("button", { name: "Suggestion box" })).toBeVisible();
   });
 
+  it("is there to take focus back when its own dialog closes from its text field", async () => {
+    mockApi({});
+    renderWithApp(<SuggestionBoxButton />, { user: makeUser() });
+    await openBox();
+    await userEvent.type(screen.getByLabelText("Your suggestion or feature request"), "Dark mode");
+    await userEvent.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("dialog", { name: "Suggestion Box" })).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole("button", { name: "Suggestion box" })).toHaveFocus());
+    expect(screen.getByRole("button", { name: "Suggestion box" })).toBeVisible();
+  });
+
   it("steps aside while someone types into a field, not while they tick a box", async () => {
     mockApi({});
     renderWithApp(

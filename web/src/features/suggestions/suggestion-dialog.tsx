@@ -9,7 +9,7 @@ import { useToast } from "../../components/ui/toast";
 import { errorText } from "../../lib/api";
 import { useAuth } from "../auth/auth-context";
 import { LoginButton } from "../auth/login-required-card";
-import { SUGGESTION_MAX_LENGTH, SUGGESTION_REQUIRED, useSendSuggestion } from "./use-suggestions";
+import { OWN_DIALOG, SUGGESTION_MAX_LENGTH, SUGGESTION_REQUIRED, useSendSuggestion } from "./use-suggestions";
 
 export function SuggestionDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { user } = useAuth();
@@ -47,7 +47,7 @@ export function SuggestionDialog({ open, onOpenChange }: { open: boolean; onOpen
 
   return (
     <Dialog open={open} onOpenChange={setOpen}>
-      <DialogContent>
+      <DialogContent {...{ [OWN_DIALOG]: "" }}>
         <DialogHeader>
           <DialogTitle>Suggestion Box</DialogTitle>
           <DialogDescription>Tell us what would make Gigstr better. We read every suggestion.</DialogDescription>

@@ -12,3 +12,6 @@ export function useSendSuggestion() {
     },
   });
 }
+
+/** Marks the suggestion box's own dialog: neither it nor typing in it moves the button aside (suggestion-box-button.tsx). */
+export const OWN_DIALOG = "data-suggestion-box";
