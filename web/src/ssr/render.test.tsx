@@ -63,6 +63,14 @@ describe("the Worker's render", () => {
     expect(served.stateScript).toMatch(/^<script type="application\/json" id="gigstr-page">[^<]*<\/script>$/);
   });
 
+  it("sends a gig's text in its data script as read, with no \"<\" that could close the script", async () => {
+    const title = '</script><script>alert(1)</script><!-- "$&" \u2028';
+    const sharp = makeGig({ title, createdAt: new Date(RENDERED_AT - MINUTE).toISOString() });
+    const served = await workerRenders("/", { ...sources, gigs: async () => ({ gigs: [sharp], nextCursor: null }) }, { renderedAt: RENDERED_AT, withData: true });
+    expect(served.stateScript).toMatch(/^<script type="application\/json" id="gigstr-page">[^<]*<\/script>$/);
+    expect(served.page.state.queries[0]?.state.data).toEqual({ pages: [{ gigs: [sharp], nextCursor: null }], pageParams: [null] });
+  });
+
   it("says not found, with 404, for a gig or a member a visitor cannot see", async () => {
     const gig = await render("/gig/unknown-gig");
     expect(gig.status).toBe(404);

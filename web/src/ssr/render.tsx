@@ -3,71 +3,125 @@
 // that cache sent along (dehydrated) so the browser hydrates the same page without asking for it again.
 // Only the Worker imports this (as `#ssr`, see contract.ts); the browser's bundle never does.
 import { dehydrate, type QueryClient } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { StrictMode, Suspense, useContext } from "react";
 import { renderToReadableStream } from "#react-dom-server";
-import { matchRoutes, StaticRouter } from "react-router";
-import { AppProviders, appRouteObjects, AppRoutes, PAGE_PATHS } from "../app";
+import { matchRoutes, parsePath, renderMatches, StaticRouter, UNSAFE_NavigationContext, type RouteMatch } from "react-router";
+import { AppProviders, appRouteObjects, PAGE_PATHS } from "../app";
 import { browseParams, DEFAULT_BROWSE_FILTERS } from "../features/gigs/browse-query";
 import { gigKeys, isPostedBy, type GigPage } from "../features/gigs/use-gigs";
 import { readMainPageParams } from "../features/layout/main-tab";
 import { profileKeys } from "../features/profile/use-profile";
 import { ApiError } from "../lib/api";
 import { createQueryClient } from "../lib/query-client";
-import { PAGE_STATE_ID, scriptJson, type ServerPage } from "../lib/server-page";
+import { PAGE_STATE_ID, type ServerPage } from "../lib/server-page";
+import { RouteLoading } from "../routes/root-layout";
 import type { PageSources, RenderPage } from "./contract";
 
-/** An answer as the browser's JSON.parse gets it from the API, so both sides render the very same values. */
-function asJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+/**
+ * The page's answers as JSON text, each written once: the render reads them back as the browser's JSON.parse gets
+ * them from the API (so both sides render the very same values), and the page's state script sends that same text
+ * instead of writing the answers out a second time.
+ */
+type Answers = Map<object, string>;
+
+/** An answer as the browser's JSON.parse gets it from the API; its text is kept for the state script. */
+function asJson<T>(value: T, answers: Answers): T {
+  const text = JSON.stringify(value);
+  const parsed = JSON.parse(text) as T;
+  if (parsed !== null && typeof parsed === "object") answers.set(parsed, text);
+  return parsed;
+}
+
+/**
+ * The rendered page as JSON that can sit inside a `<script>` element whatever the data says: every "<" is escaped
+ * (lib/server-page.tsx scriptJson), so no string in it (a gig titled "</script><script>…") can close the element
+ * or open a comment. The answers read for it go in as the text they were read from, each behind a mark no request
+ * can guess (a URL is in the page too).
+ */
+function pageScriptJson(page: ServerPage, answers: Answers): string {
+  const mark = `gigstr-answer-${crypto.randomUUID()}-`;
+  const texts: string[] = [];
+  const outline = JSON.stringify(page, (_key, value: unknown) => {
+    const text = value !== null && typeof value === "object" ? answers.get(value) : undefined;
+    if (text === undefined) return value;
+    texts.push(text);
+    return `${mark}${texts.length - 1}`;
+  });
+  const json = texts.length === 0 ? outline : outline.replace(new RegExp(`"${mark}(\\d+)"`, "g"), (_, at: string) => texts[Number(at)]);
+  return json.replace(/</g, "\\u003c");
 }
 
 /** What the API client throws for a 404; it reaches the browser as `{status: 404, …}` (routes/gig.tsx isNotFound). */
 const notFound = () => new ApiError(404, "", "404: Not found");
 
 /** The main page: the Browse tab's first page, as a visitor first sees it (no filter, no search). */
-async function readHome(url: URL, sources: PageSources, client: QueryClient): Promise<boolean> {
+async function readHome(url: URL, sources: PageSources, client: QueryClient, answers: Answers): Promise<boolean> {
   const { tab } = readMainPageParams(url.searchParams);
   if (tab !== null && tab !== "browse") return true; // the Active and Post tabs show a visitor the login card
   const params = browseParams(DEFAULT_BROWSE_FILTERS);
-  const page: GigPage = asJson(await sources.gigs(params));
+  const page: GigPage = asJson(await sources.gigs(params), answers);
   await client.prefetchInfiniteQuery({ queryKey: gigKeys.list(params), queryFn: () => page, initialPageParam: null as string | null });
   return true;
 }
 
 /** A gig's page (routes/gig.tsx useGigPage); a gig a visitor cannot see is the page's "not found". */
-async function readGig(id: string, sources: PageSources, client: QueryClient): Promise<boolean> {
+async function readGig(id: string, sources: PageSources, client: QueryClient, answers: Answers): Promise<boolean> {
   const gig = await sources.gig(id);
-  await client.prefetchQuery({ queryKey: gigKeys.detail(id), queryFn: () => (gig ? asJson(gig) : Promise.reject(notFound())) });
+  await client.prefetchQuery({ queryKey: gigKeys.detail(id), queryFn: () => (gig ? asJson(gig, answers) : Promise.reject(notFound())) });
   return gig !== null;
 }
 
 /** A member's public profile (features/profile/public-profile.tsx) and its three lists. */
-async function readMember(npub: string, sources: PageSources, client: QueryClient): Promise<boolean> {
+async function readMember(npub: string, sources: PageSources, client: QueryClient, answers: Answers): Promise<boolean> {
   const member = await sources.member(npub);
-  await client.prefetchQuery({ queryKey: profileKeys.byNpub(npub), queryFn: () => (member ? asJson(member) : Promise.reject(notFound())) });
+  await client.prefetchQuery({ queryKey: profileKeys.byNpub(npub), queryFn: () => (member ? asJson(member, answers) : Promise.reject(notFound())) });
   if (!member) return false;
   const [posted, portfolio, reviews] = await Promise.all([sources.gigs({ posterId: member.id }), sources.portfolio(member.id), sources.reviews(member.id)]);
   // As usePostedGigs, usePortfolio and useReviews keep them.
-  client.setQueryData(gigKeys.list({ posterId: member.id }), asJson(posted.gigs.filter((gig) => isPostedBy(gig, member.id))));
-  client.setQueryData(profileKeys.portfolio(member.id), asJson(portfolio));
-  client.setQueryData(profileKeys.reviews(member.id), asJson(reviews));
+  client.setQueryData(gigKeys.list({ posterId: member.id }), asJson(posted.gigs.filter((gig) => isPostedBy(gig, member.id)), answers));
+  client.setQueryData(profileKeys.portfolio(member.id), asJson(portfolio, answers));
+  client.setQueryData(profileKeys.reviews(member.id), asJson(reviews, answers));
   return true;
 }
 
 /** Puts the page's data in the cache; false when the page is not there for a visitor (404). */
-function readPage(url: URL, sources: PageSources, client: QueryClient): Promise<boolean> {
-  const page = matchRoutes(appRouteObjects, url.pathname)?.at(-1);
+function readPage(url: URL, matches: RouteMatch[] | null, sources: PageSources, client: QueryClient, answers: Answers): Promise<boolean> {
+  const page = matches?.at(-1);
   if (!page || page.route.path === "*") return Promise.resolve(false);
   const { route, params } = page;
-  if (route.index) return readHome(url, sources, client);
-  if (route.path === PAGE_PATHS.gig || route.path === PAGE_PATHS.gigs) return readGig(params.id ?? "", sources, client);
-  if (route.path === PAGE_PATHS.user) return readMember(params.npub ?? "", sources, client);
+  if (route.index) return readHome(url, sources, client, answers);
+  if (route.path === PAGE_PATHS.gig || route.path === PAGE_PATHS.gigs) return readGig(params.id ?? "", sources, client, answers);
+  if (route.path === PAGE_PATHS.user) return readMember(params.npub ?? "", sources, client, answers);
   return Promise.resolve(true);
+}
+
+/**
+ * The routes the page's URL matched, drawn as the browser's `useRoutes(appRouteObjects)` (app.tsx AppRoutes) draws
+ * them at the top of the tree, from the one match the page's reads already made: the route table is matched once
+ * per page, not twice. Each match's pathname is encoded as useRoutes encodes it, so links resolve alike.
+ */
+function MatchedRoutes({ matches }: { matches: RouteMatch[] | null }) {
+  const { navigator } = useContext(UNSAFE_NavigationContext);
+  const encoded = (pathname: string) =>
+    navigator.encodeLocation ? navigator.encodeLocation(pathname.replace(/%/g, "%25").replace(/\?/g, "%3F").replace(/#/g, "%23")).pathname : pathname;
+  const joined = (pathname: string) => `/${pathname}`.replace(/\/\/+/g, "/");
+  return renderMatches(
+    matches &&
+      matches.map((match) => ({
+        ...match,
+        params: { ...match.params },
+        pathname: joined(encoded(match.pathname)),
+        pathnameBase: match.pathnameBase === "/" ? "/" : joined(encoded(match.pathnameBase)),
+      })),
+  );
 }
 
 export const renderPage: RenderPage = async ({ url, renderedAt, withData }, sources) => {
   const client = createQueryClient();
-  const found = withData ? await readPage(new URL(url, "https://gigstr.invalid"), sources, client) : true;
+  const answers: Answers = new Map();
+  // Where the router finds the page (StaticRouter reads the same path from the same URL).
+  const matches = matchRoutes(appRouteObjects, { pathname: parsePath(url).pathname || "/" });
+  const found = withData ? await readPage(new URL(url, "https://gigstr.invalid"), matches, sources, client, answers) : true;
   // The answers, and the "not found" of a page a visitor cannot see (the route shows it from the error).
   const state = dehydrate(client, { shouldDehydrateQuery: (query) => query.state.status !== "pending" });
   const page: ServerPage = { url, renderedAt, state };
@@ -77,7 +131,9 @@ export const renderPage: RenderPage = async ({ url, renderedAt, withData }, sour
     <StrictMode>
       <AppProviders queryClient={client} renderedAt={renderedAt}>
         <StaticRouter location={url}>
-          <AppRoutes />
+          <Suspense fallback={<RouteLoading />}>
+            <MatchedRoutes matches={matches} />
+          </Suspense>
         </StaticRouter>
       </AppProviders>
     </StrictMode>,
@@ -89,5 +145,5 @@ export const renderPage: RenderPage = async ({ url, renderedAt, withData }, sour
   // the isolate's first page) would be sent as its fallback. That code is in the Worker's bundle: no network wait.
   await html.allReady;
   if (failure) throw failure;
-  return { status: found ? 200 : 404, html, stateScript: `<script type="application/json" id="${PAGE_STATE_ID}">${scriptJson(page)}</script>` };
+  return { status: found ? 200 : 404, html, stateScript: `<script type="application/json" id="${PAGE_STATE_ID}">${pageScriptJson(page, answers)}</script>` };
 };
