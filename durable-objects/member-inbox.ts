@@ -53,6 +53,11 @@ const ROOM_KEY = "room:";
 const SESSION_KEY = "session:";
 /** Sessions opened at or before this time (ms) may not be added any more: "sign out everywhere" ran then. */
 const ENDED_BEFORE_KEY = "sessions-ended-before";
+/**
+ * When the first of the sessions held here ends (ms), or later (a session that ended early is not taken off it):
+ * until then none has expired, so a sign-in need not look through them. Absent: not known yet (look).
+ */
+const FIRST_EXPIRY_KEY = "sessions-first-expiry";
 /** Set once the account is deleted: no session of it opens again. */
 const REMOVED_KEY = "account-removed";
 
@@ -149,13 +154,19 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
    * Refused (false) when the account was deleted, or "sign out everywhere" ran after the sign-in began.
    */
   async openSession(tokenKey: string, session: OpenedSession): Promise<boolean> {
-    if (await this.ctx.storage.get<boolean>(REMOVED_KEY)) return false;
-    const endedBefore = (await this.ctx.storage.get<number>(ENDED_BEFORE_KEY)) ?? 0;
+    // One read of the three marks, not a listing of every session the member holds on every sign-in.
+    const marks = await this.ctx.storage.get<unknown>([REMOVED_KEY, ENDED_BEFORE_KEY, FIRST_EXPIRY_KEY]);
+    if (marks.get(REMOVED_KEY)) return false;
+    const endedBefore = (marks.get(ENDED_BEFORE_KEY) as number | undefined) ?? 0;
     if (session.openedAt <= endedBefore) return false;
-    await this.forgetExpiredSessions(Date.now());
+    const now = Date.now();
+    const firstExpiry = marks.get(FIRST_EXPIRY_KEY) as number | undefined;
+    // Some session held here has expired by now: drop those (and learn when the next one ends) as this one arrives.
+    const held = firstExpiry === undefined || firstExpiry <= now ? await this.forgetExpiredSessions(now) : firstExpiry;
     // Not used through here yet: its first request writes "last used" to the sessions list, then every few minutes.
     const stored: StoredSession = { id: session.id, expiresAt: session.expiresAt, nostrPubkey: session.nostrPubkey, lastUsedAt: 0 };
-    await this.ctx.storage.put(`${SESSION_KEY}${tokenKey}`, stored);
+    const next = held === null ? session.expiresAt : Math.min(held, session.expiresAt);
+    await this.ctx.storage.put<unknown>({ [`${SESSION_KEY}${tokenKey}`]: stored, ...(next !== firstExpiry ? { [FIRST_EXPIRY_KEY]: next } : {}) });
     return true;
   }
 
@@ -230,9 +241,20 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
     return this.ctx.storage.list<StoredSession>({ prefix: SESSION_KEY });
   }
 
-  /** Sessions past their expiry are dropped as new ones arrive, so the list stays as long as the live ones. */
-  private async forgetExpiredSessions(now: number): Promise<void> {
-    await this.deleteKeys([...(await this.storedSessions())].filter(([, s]) => s.expiresAt <= now).map(([key]) => key));
+  /**
+   * Sessions past their expiry are dropped as new ones arrive, so the list stays as long as the live ones; only
+   * when one has expired (FIRST_EXPIRY_KEY says when the first does). Answers when the first of the rest ends, or
+   * null when none is left.
+   */
+  private async forgetExpiredSessions(now: number): Promise<number | null> {
+    const expired: string[] = [];
+    let first: number | null = null;
+    for (const [key, s] of await this.storedSessions()) {
+      if (s.expiresAt <= now) expired.push(key);
+      else if (first === null || s.expiresAt < first) first = s.expiresAt;
+    }
+    await this.deleteKeys(expired);
+    return first;
   }
 
   /** Storage deletes at most 128 keys a call. */

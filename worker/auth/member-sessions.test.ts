@@ -1,6 +1,7 @@
 // Sessions checked at the member's inbox, not in the database (docs/decisions/032): each test is what someone
 // holding a token would try after the session should have ended, or with a token they changed.
 import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { openDb } from "../db/client";
 import { meteredD1, type D1Meter } from "../db/test-statements";
@@ -105,6 +106,20 @@ describe("a changed token opens nothing", () => {
     const now = Date.now();
     expect(await inbox.openSession(await sha256Hex(secret), { id: crypto.randomUUID(), expiresAt: now - 1000, nostrPubkey: member.pubkey, openedAt: now })).toBe(true);
     expect((await bell(`${member.id}.${secret}`)).status).toBe(401);
+  });
+
+  it("drops a member's expired sessions as a new one opens, and keeps the live ones", async () => {
+    const member = await signUp();
+    const inbox = env.MEMBER_INBOX.get(env.MEMBER_INBOX.idFromName(member.id));
+    const now = Date.now();
+    const expired = randomHex(32);
+    expect(await inbox.openSession(await sha256Hex(expired), { id: crypto.randomUUID(), expiresAt: now - 1000, nostrPubkey: member.pubkey, openedAt: now })).toBe(true);
+    const later = await signInAgain(member);
+    const held = await runInDurableObject(inbox, async (_, state) => [...(await state.storage.list({ prefix: "session:" })).keys()]);
+    expect(held).not.toContain(`session:${await sha256Hex(expired)}`);
+    expect(held).toHaveLength(2);
+    expect((await bell(later)).status).toBe(200);
+    expect((await bell(member.token)).status).toBe(200);
   });
 
   it("refuses a sign-in's session that \"sign out everywhere\" overtook", async () => {
