@@ -185,7 +185,7 @@ export function BrowseGigs() {
       ) : (
         <>
           <h2 className="sr-only">Open gigs</h2>
-          <ul className={cn("grid gap-4 sm:grid-cols-2 lg:grid-cols-3", gigs.isFetching && !gigs.isFetchingNextPage && "opacity-70")}>
+          <ul className={cn("gig-grid grid gap-4 sm:grid-cols-2 lg:grid-cols-3", gigs.isFetching && !gigs.isFetchingNextPage && "opacity-70")}>
             {list.map((gig) => (
               <li key={gig.id} className="flex flex-col">
                 <GigCard gig={gig} now={now} onOpen={(g) => openDetails(g.id)} />
