@@ -836,9 +836,14 @@ function table(r) {
   } else if (!r.lighthouse) {
     notRun("lighthouse", "Lighthouse (mobile): performance / accessibility / best practices / SEO", lhBudget);
   } else {
-    for (const page of Object.values(r.lighthouse)) {
+    for (const [key, page] of Object.entries(r.lighthouse)) {
       const s = page.scores;
-      add(`Lighthouse (mobile, median of ${page.performanceRuns.length}): ${page.label}`, `${s.performance} / ${s.accessibility} / ${s["best-practices"]} / ${s.seo} (performance runs: ${page.performanceRuns.join(", ")})`, lhBudget, Object.values(s).every((v) => v >= b.lighthouseScore));
+      // Issue 29: performance 100 on the public pages, at least 95 on the Active screen (a member's own screen, drawn
+      // by the script after the data); accessibility, best practices and SEO 100 everywhere.
+      const performanceBudget = key === "active" ? b.lighthouseActiveScreenPerformance : b.lighthouseScore;
+      const budget = performanceBudget === b.lighthouseScore ? lhBudget : `performance ≥ ${performanceBudget}, the others ${b.lighthouseScore}`;
+      const met = s.performance >= performanceBudget && [s.accessibility, s["best-practices"], s.seo].every((v) => v >= b.lighthouseScore);
+      add(`Lighthouse (mobile, median of ${page.performanceRuns.length}): ${page.label}`, `${s.performance} / ${s.accessibility} / ${s["best-practices"]} / ${s.seo} (performance runs: ${page.performanceRuns.join(", ")})`, budget, met);
     }
   }
   return rows;
