@@ -478,10 +478,31 @@ export async function runSequence<F extends string>(db: Db, wallet: ChaosWallet<
     expect(sortById(rows), "the plan's payouts, each of its milestone").toEqual(sortById(followed));
   }
   const ledger = await checkLedger(db);
-  expect(ledger.problems, "the ledger check holds").toEqual([]);
+  expect(await beyondOverCapRouting(db, wallet, ledger.problems), "the ledger check holds").toEqual([]);
   counts.sequences += 1;
   // This sequence is over: its payouts are not due again, so later sequences' cron ticks carry only their own.
   await db.update(payouts).set({ nextAttemptAt: "9999-12-31T00:00:00.000Z" }).where(inIds(owed.map((o) => o.payoutId)));
+}
+
+/**
+ * The ledger's problems, but for the platform's earnings (`fees`) being short by no more than the routing it paid
+ * on payouts routed above their cap. A wallet that takes no fee limit (NWC) can charge a payout more than the
+ * platform earned on it, and more than it has earned at all when the books are young (the first sequence of a
+ * run): that is the platform's own loss, each such payout flagged for the admin (checked above), and the ledger
+ * check rightly shows the account as negative on Money Health. Anything else, or a shortfall beyond that
+ * routing, is still a problem.
+ */
+async function beyondOverCapRouting(db: Db, wallet: ChaosWallet, problems: string[]): Promise<string[]> {
+  if (wallet.enforcesFeeCap) return problems;
+  const [row] = await db
+    .select({ routed: sql<number>`COALESCE(SUM(${payouts.routingFee}), 0)` })
+    .from(payouts)
+    .where(eq(payouts.overFeeCap, true));
+  const overCapRouting = Number(row?.routed ?? 0);
+  return problems.filter((problem) => {
+    const short = new RegExp(`^account ${FEES} is negative \\((-\\d+)\\)$`).exec(problem);
+    return !short || -Number(short[1]) > overCapRouting;
+  });
 }
 
 /**
@@ -517,7 +538,7 @@ async function expectNothingPaidTwice(db: Db, wallet: ChaosWallet, invoices: Inv
   return sent;
 }
 
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 
 /** Time passes for these payouts: their back-offs run out. */
 async function timePasses(db: Db, ids: string[]) {
