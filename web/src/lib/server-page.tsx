@@ -15,12 +15,12 @@ export interface ServerPage {
 }
 
 /**
- * JSON that can sit inside a `<script>` element whatever the data says: every "<" is escaped, so no string
+ * JSON text made fit to sit inside a `<script>` element whatever the data says: every "<" is escaped, so no string
  * in it (a gig titled "</script><script>…") can close the element or open a comment. JSON.parse reads it back
  * unchanged.
  */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c");
+export function scriptSafeJson(json: string): string {
+  return json.replace(/</g, "\\u003c");
 }
 
 /** The page the browser hydrated, if it started from one. */

@@ -13,7 +13,7 @@ import { readMainPageParams } from "../features/layout/main-tab";
 import { profileKeys } from "../features/profile/use-profile";
 import { ApiError } from "../lib/api";
 import { createQueryClient } from "../lib/query-client";
-import { PAGE_STATE_ID, type ServerPage } from "../lib/server-page";
+import { PAGE_STATE_ID, scriptSafeJson, type ServerPage } from "../lib/server-page";
 import { RouteLoading } from "../routes/root-layout";
 import type { PageSources, RenderPage } from "./contract";
 
@@ -34,7 +34,7 @@ function asJson<T>(value: T, answers: Answers): T {
 
 /**
  * The rendered page as JSON that can sit inside a `<script>` element whatever the data says: every "<" is escaped
- * (lib/server-page.tsx scriptJson), so no string in it (a gig titled "</script><script>…") can close the element
+ * (lib/server-page.tsx scriptSafeJson), so no string in it (a gig titled "</script><script>…") can close the element
  * or open a comment. The answers read for it go in as the text they were read from, each behind a mark no request
  * can guess (a URL is in the page too).
  */
@@ -48,7 +48,7 @@ function pageScriptJson(page: ServerPage, answers: Answers): string {
     return `${mark}${texts.length - 1}`;
   });
   const json = texts.length === 0 ? outline : outline.replace(new RegExp(`"${mark}(\\d+)"`, "g"), (_, at: string) => texts[Number(at)]);
-  return json.replace(/</g, "\\u003c");
+  return scriptSafeJson(json);
 }
 
 /** What the API client throws for a 404; it reaches the browser as `{status: 404, …}` (routes/gig.tsx isNotFound). */
