@@ -5,17 +5,13 @@
 // screens ask for (auth-context, useMyGigs, FailedPayouts).
 import { apiRequest, getSessionToken } from "./api";
 import { startEarlyRead } from "./early-reads";
+import { parseMainTab, readMainPageParams, type MainTab } from "../features/layout/main-tab";
 
-/** The main page's tab in the address or, on a reload, the one react-router kept in the history entry (under `usr`). */
-function mainPageTab(): string | null {
+/** The main page's tab in the address (as the main page reads it) or, on a reload, the one react-router kept in the history entry (under `usr`). */
+function mainPageTab(): MainTab | null {
   if (location.pathname !== "/") return null;
-  const search = new URLSearchParams(location.search);
-  const tab = search.get("tab");
-  if (tab !== null) return tab;
-  // A gig to open lives on the Active tab (features/layout/main-tab.ts).
-  if (search.get("gigId")) return "active";
-  const state = (history.state as { usr?: { tab?: unknown } } | null)?.usr;
-  return typeof state?.tab === "string" ? state.tab : null;
+  const fromState = (history.state as { usr?: { tab?: unknown } } | null)?.usr?.tab;
+  return readMainPageParams(new URLSearchParams(location.search)).tab ?? parseMainTab(fromState);
 }
 
 function heldSession(): string | null {
