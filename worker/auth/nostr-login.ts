@@ -38,7 +38,7 @@ export type LoginEvent = z.infer<typeof nostrEventSchema>;
 
 const HEX_64 = /^[0-9a-f]{64}$/;
 const HEX_128 = /^[0-9a-f]{128}$/;
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isCount = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 const isTag = (tag: unknown): tag is string[] =>
   Array.isArray(tag) && tag.length <= LOGIN_EVENT_LIMITS.tagValues && tag.every((v) => typeof v === "string" && v.length <= LOGIN_EVENT_LIMITS.tagValueChars);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../context";
-import { nostrEventSchema, plainLoginEvent, siteOrigins } from "../auth/nostr-login";
+import { isRecord, nostrEventSchema, plainLoginEvent, siteOrigins } from "../auth/nostr-login";
 import { bearerToken, requireMember } from "../auth/middleware";
 import { createLoginChallenge, endAllSessions, endSession, endSessionById, listSessions, signInWithNostr } from "../services/auth";
 import { ownUser } from "../services/users";
@@ -17,8 +17,8 @@ const verifyBody = z.object({
 
 /** A verify body as `verifyBody` parses it: checked by hand when it is well formed, else by the schema, which says what is wrong. */
 function verifyRequest(body: unknown): z.output<typeof verifyBody> {
-  if (typeof body === "object" && body !== null && !Array.isArray(body)) {
-    const { event, challengeId } = body as Record<string, unknown>;
+  if (isRecord(body)) {
+    const { event, challengeId } = body;
     const plain = typeof challengeId === "string" && challengeId.length > 0 ? plainLoginEvent(event) : null;
     if (plain) return { event: plain, challengeId: challengeId as string };
   }

@@ -82,6 +82,11 @@ const CHALLENGE_QUERY = queryBuilder
 
 const CHALLENGE_REFUSED = "Challenge expired or already used. Please try again.";
 
+/** The event's id is unique among used challenges: an event already accepted once is not accepted again. */
+function refuseReplayedEvent(err: unknown): void {
+  if (/UNIQUE/i.test(String(err)) && /event_id/.test(String(err))) throw unauthorized("This login event was already used", "replayed_event");
+}
+
 // ---- A sign-in with a signed challenge: its statements built once ---------------------------------------------
 // The batch's SQL is built here once, with placeholders for its values (drizzle building it per request was 12 % of
 // a sign-in's CPU: README, "Where the CPU goes"), and runs on D1 as it is. Columns not named take their defaults.
@@ -150,10 +155,8 @@ async function signInWithSignedChallenge(
       bound(db, MEMBER_BY_KEY, { pubkey: event.pubkey }),
     ]);
   } catch (err) {
-    const text = String(err);
-    // The event's id is unique among used challenges: an event already accepted once is not accepted again.
-    if (/UNIQUE/i.test(text) && /event_id/.test(text)) throw unauthorized("This login event was already used", "replayed_event");
-    if (/UNIQUE/i.test(text) && /auth_challenges\.id/.test(text)) throw unauthorized(CHALLENGE_REFUSED, "invalid_challenge");
+    refuseReplayedEvent(err);
+    if (/UNIQUE/i.test(String(err)) && /auth_challenges\.id/.test(String(err))) throw unauthorized(CHALLENGE_REFUSED, "invalid_challenge");
     throw err;
   }
   const raw = members.results[0];
@@ -230,8 +233,7 @@ export async function signInWithNostr(
       db.select().from(users).where(eq(users.nostrPubkey, event.pubkey)),
     ]);
   } catch (err) {
-    // The event's id is unique among consumed challenges: an event already accepted once is not accepted again.
-    if (/UNIQUE/i.test(String(err)) && /event_id/.test(String(err))) throw unauthorized("This login event was already used", "replayed_event");
+    refuseReplayedEvent(err);
     throw err;
   }
   if (consumed.length === 0) return refuse(db, event, challengeId, siteOrigins, now, nowSeconds);
