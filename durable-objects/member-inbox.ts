@@ -17,6 +17,9 @@ import { chatRoomOf, type InboxRoomsApi } from "../worker/services/session-socke
 import { LAST_USED_GRANULARITY_MS, SESSION_TTL_MS } from "../worker/services/auth";
 import type { Deps } from "../worker/services/deps";
 import { closeSocket } from "./close-socket";
+import { openSealedSessionToken } from "../worker/auth/signed-sessions";
+import { sessions } from "../worker/db/schema";
+import { eq } from "drizzle-orm";
 
 /** Close code for a tab whose session ended (policy violation), as the chat room's. */
 export const INBOX_SESSION_ENDED_CLOSE_CODE = 1008;
@@ -60,6 +63,12 @@ const ENDED_BEFORE_KEY = "sessions-ended-before";
 const FIRST_EXPIRY_KEY = "sessions-first-expiry";
 /** Set once the account is deleted: no session of it opens again. */
 const REMOVED_KEY = "account-removed";
+/**
+ * Sessions that ended (signed out, one device from the sessions list) while a sealed token of theirs may still be
+ * offered: `ended:<session id>` → until when to remember it (ms, the session's own end at the latest), so the
+ * token's seal cannot take the session in again (docs/decisions/035).
+ */
+const ENDED_KEY = "ended:";
 
 interface StoredSession {
   id: string;
@@ -159,25 +168,29 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
     if (marks.get(REMOVED_KEY)) return false;
     const endedBefore = (marks.get(ENDED_BEFORE_KEY) as number | undefined) ?? 0;
     if (session.openedAt <= endedBefore) return false;
-    const now = Date.now();
-    const firstExpiry = marks.get(FIRST_EXPIRY_KEY) as number | undefined;
-    // Some session held here has expired by now: drop those (and learn when the next one ends) as this one arrives.
-    const held = firstExpiry === undefined || firstExpiry <= now ? await this.forgetExpiredSessions(now) : firstExpiry;
     // Not used through here yet: its first request writes "last used" to the sessions list, then every few minutes.
     const stored: StoredSession = { id: session.id, expiresAt: session.expiresAt, nostrPubkey: session.nostrPubkey, lastUsedAt: 0 };
-    const next = held === null ? session.expiresAt : Math.min(held, session.expiresAt);
-    await this.ctx.storage.put<unknown>({ [`${SESSION_KEY}${tokenKey}`]: stored, ...(next !== firstExpiry ? { [FIRST_EXPIRY_KEY]: next } : {}) });
+    await this.holdSession(tokenKey, stored, marks.get(FIRST_EXPIRY_KEY) as number | undefined, Date.now());
     return true;
+  }
+
+  /** Keeps a session here, and when the first of those held ends (`firstExpiry`: what that mark said when read). */
+  private async holdSession(tokenKey: string, stored: StoredSession, firstExpiry: number | undefined, now: number): Promise<void> {
+    // Some session held here has expired by now: drop those (and learn when the next one ends) as this one arrives.
+    const held = firstExpiry === undefined || firstExpiry <= now ? await this.forgetExpiredSessions(now) : firstExpiry;
+    const next = held === null ? stored.expiresAt : Math.min(held, stored.expiresAt);
+    await this.ctx.storage.put<unknown>({ [`${SESSION_KEY}${tokenKey}`]: stored, ...(next !== firstExpiry ? { [FIRST_EXPIRY_KEY]: next } : {}) });
   }
 
   /**
    * The live session a token's key opens, or null (unknown, ended or expired). `touched` says its "last used"
-   * moved on here, so the sessions list's copy is due to be written too (at most every few minutes).
+   * moved on here, so the sessions list's copy is due to be written too (at most every few minutes). A sealed token
+   * (docs/decisions/035) of a session not held here yet is taken in at its first request: see takeInSealedSession.
    */
-  async checkSession(tokenKey: string, now = Date.now()): Promise<InboxSession | null> {
+  async checkSession(tokenKey: string, sealedToken?: string | null, now = Date.now()): Promise<InboxSession | null> {
     const key = `${SESSION_KEY}${tokenKey}`;
     const stored = await this.ctx.storage.get<StoredSession>(key);
-    if (!stored) return null;
+    if (!stored) return sealedToken ? this.takeInSealedSession(tokenKey, sealedToken, now) : null;
     if (stored.expiresAt <= now) {
       await this.ctx.storage.delete(key);
       return null;
@@ -187,16 +200,54 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
     return { sessionId: stored.id, nostrPubkey: stored.nostrPubkey, expiresAt: stored.expiresAt, touched };
   }
 
-  /** Sign-out: the session a token's key opens ends. */
-  async endSessionByKey(tokenKey: string): Promise<void> {
-    await this.ctx.storage.delete(`${SESSION_KEY}${tokenKey}`);
+  /**
+   * A sealed token's session, not held here yet, at its first request: taken in when the seal holds (this
+   * deployment's key, this member, this token's key, not expired) and nothing ended it meanwhile: not signed out
+   * (an `ended:` mark), not "sign out everywhere" after it opened, the account not deleted. Its first request
+   * writes "last used" to the sessions list (touched). A session refused here for having ended also leaves the
+   * sessions list, should its row have outlived the ending (a sign-in that raced "sign out everywhere").
+   */
+  private async takeInSealedSession(tokenKey: string, token: string, now: number): Promise<InboxSession | null> {
+    const userId = token.slice(0, token.indexOf("."));
+    // All the checking that is not storage first: from the marks' read to the session's write nothing else runs
+    // here (the input gate), so an ending that arrives meanwhile is either seen or sees the session.
+    const opened = await openSealedSessionToken(this.env, userId, token, now);
+    if (!opened || opened.tokenKey !== tokenKey) return null;
+    const endedMark = `${ENDED_KEY}${opened.id}`;
+    const marks = await this.ctx.storage.get<unknown>([REMOVED_KEY, ENDED_BEFORE_KEY, FIRST_EXPIRY_KEY, endedMark]);
+    const endedBefore = (marks.get(ENDED_BEFORE_KEY) as number | undefined) ?? 0;
+    if (marks.get(REMOVED_KEY) || marks.get(endedMark) !== undefined || opened.openedAt <= endedBefore) {
+      try {
+        await this.deps().db.delete(sessions).where(eq(sessions.id, opened.id));
+      } catch (err) {
+        console.error("could not remove an ended session's row", opened.id, err);
+      }
+      return null;
+    }
+    await this.holdSession(tokenKey, { id: opened.id, expiresAt: opened.expiresAt, nostrPubkey: opened.nostrPubkey, lastUsedAt: now }, marks.get(FIRST_EXPIRY_KEY) as number | undefined, now);
+    return { sessionId: opened.id, nostrPubkey: opened.nostrPubkey, expiresAt: opened.expiresAt, touched: true };
+  }
+
+  /** Sign-out: the session a token's key opens ends (`sessionId`: the session the sign-out names, held here or not). */
+  async endSessionByKey(tokenKey: string, sessionId?: string): Promise<void> {
+    const key = `${SESSION_KEY}${tokenKey}`;
+    const stored = await this.ctx.storage.get<StoredSession>(key);
+    const id = stored?.id ?? sessionId;
+    await this.ctx.storage.delete(key);
+    if (id) await this.rememberEnded([id], stored?.expiresAt);
   }
 
   /** One device signed out from the sessions list: the session with this id ends. Answers whether it was here. */
   async endSessionById(sessionId: string): Promise<boolean> {
-    const keys = [...(await this.storedSessions())].filter(([, s]) => s.id === sessionId).map(([key]) => key);
-    await this.deleteKeys(keys);
-    return keys.length > 0;
+    const held = [...(await this.storedSessions())].filter(([, s]) => s.id === sessionId);
+    await this.deleteKeys(held.map(([key]) => key));
+    await this.rememberEnded([sessionId], held[0]?.[1].expiresAt);
+    return held.length > 0;
+  }
+
+  /** Sessions that ended, remembered until they would have expired (`until`, else the longest a session lives). */
+  private async rememberEnded(sessionIds: string[], until = Date.now() + SESSION_TTL_MS): Promise<void> {
+    await this.ctx.storage.put<number>(Object.fromEntries(sessionIds.map((id) => [`${ENDED_KEY}${id}`, until])));
   }
 
   /** "Sign out everywhere" (at `at`, ms): every session ends, and none opened by then may be added later. */
@@ -253,6 +304,8 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
       if (s.expiresAt <= now) expired.push(key);
       else if (first === null || s.expiresAt < first) first = s.expiresAt;
     }
+    // Ended sessions' marks outlive nothing: once the session would have expired, its token is refused as expired.
+    for (const [key, until] of await this.ctx.storage.list<number>({ prefix: ENDED_KEY })) if (until <= now) expired.push(key);
     await this.deleteKeys(expired);
     return first;
   }

@@ -65,8 +65,9 @@ export interface MemberInboxApi extends Rpc.DurableObjectBranded {
   /** New notifications for this member were written: tell the open tabs (each with the unread count after it). */
   announce(notificationIds: string[]): Promise<void>;
   openSession(tokenKey: string, session: OpenedSession): Promise<boolean>;
-  checkSession(tokenKey: string, now?: number): Promise<InboxSession | null>;
-  endSessionByKey(tokenKey: string): Promise<void>;
+  /** `sealedToken`: the token itself when it is sealed (docs/decisions/035), so a session not held yet can be taken in. */
+  checkSession(tokenKey: string, sealedToken?: string | null, now?: number): Promise<InboxSession | null>;
+  endSessionByKey(tokenKey: string, sessionId?: string): Promise<void>;
   endSessionById(sessionId: string): Promise<boolean>;
   endAllSessions(at: number): Promise<void>;
   accountRemoved(): Promise<void>;

@@ -6,11 +6,8 @@
 // The key is derived from the platform's Nostr key (NOSTR_SECRET_KEY, DESIGN.md §11), the one secret of 32
 // random bytes every deployment that publishes has. Without it (publishing off) there is no key, and challenges
 // are stored in the database as before (services/auth.ts): sign-in costs a write more, nothing else changes.
-import { parseNostrSecretKey } from "../services/nostr-settings";
+import { derivedKeyOf, hex } from "./derived-keys";
 import type { Env } from "../env";
-
-/** What the derived key is for: the label keeps it apart from any other use of the platform's key. */
-const KEY_PURPOSE = "gigstr/login-challenge/v1";
 
 /**
  * A signed challenge's id: 36 characters as a UUID is, the first 8 hex digits its expiry (Unix seconds), then 12
@@ -18,33 +15,8 @@ const KEY_PURPOSE = "gigstr/login-challenge/v1";
  */
 const SIGNED_ID = /^([0-9a-f]{8})-[0-9a-f]{4}-0[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const hex = (bytes: ArrayBuffer | Uint8Array): string => {
-  let out = "";
-  for (const b of bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)) out += b.toString(16).padStart(2, "0");
-  return out;
-};
-
-// Deriving the key is two HMACs and two key imports: done once per isolate and Nostr key, not per request.
-const keys = new Map<string, Promise<CryptoKey | null>>();
-
-async function deriveKey(secretKey: Uint8Array): Promise<CryptoKey> {
-  const hmac = { name: "HMAC", hash: "SHA-256" } as const;
-  const platform = await crypto.subtle.importKey("raw", secretKey, hmac, false, ["sign"]);
-  const derived = await crypto.subtle.sign("HMAC", platform, new TextEncoder().encode(KEY_PURPOSE));
-  return crypto.subtle.importKey("raw", derived, hmac, false, ["sign"]);
-}
-
 /** The key that signs login challenges, or null when NOSTR_SECRET_KEY is unset or not a key (challenges are then stored). */
-export function challengeKeyOf(env: Pick<Env, "NOSTR_SECRET_KEY"> | undefined): Promise<CryptoKey | null> {
-  const setting = env?.NOSTR_SECRET_KEY ?? "";
-  let key = keys.get(setting);
-  if (!key) {
-    const secretKey = setting ? parseNostrSecretKey(setting) : null;
-    key = secretKey ? deriveKey(secretKey) : Promise.resolve(null);
-    keys.set(setting, key);
-  }
-  return key;
-}
+export const challengeKeyOf = (env: Pick<Env, "NOSTR_SECRET_KEY"> | undefined): Promise<CryptoKey | null> => derivedKeyOf(env, "loginChallenge");
 
 /** The challenge text of an id: 32 bytes in hex, as a random challenge is. */
 async function challengeOf(key: CryptoKey, challengeId: string): Promise<string> {

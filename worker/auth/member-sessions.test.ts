@@ -8,7 +8,9 @@ import { meteredD1, type D1Meter } from "../db/test-statements";
 import { createSession } from "../services/auth";
 import { api, call, getChallenge, loginEvent, signUp, type Member } from "../test/factories";
 import { endMemberAccess } from "./member-sessions";
-import { randomHex, sha256Hex } from "./tokens";
+import { sealSessionToken } from "./signed-sessions";
+import { parseMemberSessionToken, randomHex, sha256Hex } from "./tokens";
+import { derivedKeyOf } from "./derived-keys";
 
 /** The member signs in once more (another device), through the real sign-in: a token their inbox holds. */
 async function signInAgain(member: Member): Promise<string> {
@@ -115,11 +117,12 @@ describe("a changed token opens nothing", () => {
     const expired = randomHex(32);
     expect(await inbox.openSession(await sha256Hex(expired), { id: crypto.randomUUID(), expiresAt: now - 1000, nostrPubkey: member.pubkey, openedAt: now })).toBe(true);
     const later = await signInAgain(member);
+    // A sealed token's session reaches the inbox with its first request (docs/decisions/035).
+    expect((await bell(later)).status).toBe(200);
+    expect((await bell(member.token)).status).toBe(200);
     const held = await runInDurableObject(inbox, async (_, state) => [...(await state.storage.list({ prefix: "session:" })).keys()]);
     expect(held).not.toContain(`session:${await sha256Hex(expired)}`);
     expect(held).toHaveLength(2);
-    expect((await bell(later)).status).toBe(200);
-    expect((await bell(member.token)).status).toBe(200);
   });
 
   it("refuses a sign-in's session that \"sign out everywhere\" overtook", async () => {
@@ -160,5 +163,101 @@ describe("what a member's request asks of the database", () => {
     const member = await signUp();
     const before = await createSession(openDb(env.DB), member.id);
     expect(await meteredBell(before)).toMatchObject({ statements: 2, rowsWritten: 0 });
+  });
+});
+
+describe("sealed tokens: the session reaches the inbox with its first request (docs/decisions/035)", () => {
+  const inboxOf = (member: Member) => env.MEMBER_INBOX.get(env.MEMBER_INBOX.idFromName(member.id));
+  const heldKeys = (member: Member) => runInDurableObject(inboxOf(member), async (_, state) => [...(await state.storage.list({ prefix: "session:" })).keys()]);
+  const sessionRow = (id: string) => openDb(env.DB).$client.prepare("SELECT id FROM sessions WHERE id = ?").bind(id).first();
+  const claimsOf = (token: string) => parseMemberSessionToken(token)!.claims!;
+
+  it("the sign-in hands its inbox nothing; the first request takes the session in, and later ones find it held", async () => {
+    const member = await signUp();
+    const phone = await signInAgain(member);
+    const key = `session:${await sha256Hex(parseMemberSessionToken(phone)!.secret)}`;
+    expect(await heldKeys(member)).not.toContain(key);
+    expect((await bell(phone)).status).toBe(200);
+    expect(await heldKeys(member)).toContain(key);
+    expect((await bell(phone)).status).toBe(200);
+  });
+
+  it("refuses a sealed token whose facts were changed: a later opening (to escape \"sign out everywhere\"), a later expiry, another Nostr key, another member", async () => {
+    const member = await signUp();
+    const other = await signUp();
+    const fresh = await signInAgain(member);
+    const c = claimsOf(fresh);
+    const secret = parseMemberSessionToken(fresh)!.secret;
+    const forged = (userId: string, f: Partial<typeof c>) => {
+      const x = { ...c, ...f };
+      return `${userId}.${x.sessionId}.${x.openedAt.toString(36)}.${x.expiresAt.toString(36)}.${x.nostrPubkey}.${secret}.${c.seal}`;
+    };
+    for (const token of [
+      forged(member.id, { openedAt: c.openedAt + 60_000 }),
+      forged(member.id, { expiresAt: c.expiresAt + 86_400_000 }),
+      forged(member.id, { nostrPubkey: other.pubkey }),
+      forged(other.id, {}),
+      forged(member.id, { sessionId: crypto.randomUUID() }),
+    ]) {
+      expect((await bell(token)).status).toBe(401);
+      expect((await account(token)).status).toBe(401);
+    }
+    // Unchanged, it opens.
+    expect(forged(member.id, {})).toBe(fresh);
+    expect((await bell(fresh)).status).toBe(200);
+  });
+
+  it("refuses a token sealed under another deployment's key, and a sealed token past its expiry", async () => {
+    const member = await signUp();
+    const c = claimsOf(member.token);
+    const elsewhere = (await derivedKeyOf({ NOSTR_SECRET_KEY: "1".repeat(64) }, "sessionToken"))!;
+    const secret = randomHex(32);
+    const foreign = await sealSessionToken(elsewhere, member.id, secret, { id: c.sessionId, openedAt: c.openedAt, expiresAt: c.expiresAt, nostrPubkey: member.pubkey });
+    expect((await bell(foreign)).status).toBe(401);
+    const ours = (await derivedKeyOf(env, "sessionToken"))!;
+    const expired = await sealSessionToken(ours, member.id, secret, { id: c.sessionId, openedAt: Date.now() - 10_000, expiresAt: Date.now() - 1, nostrPubkey: member.pubkey });
+    expect((await bell(expired)).status).toBe(401);
+  });
+
+  it("a token never used before \"sign out everywhere\" is refused at its first request", async () => {
+    const member = await signUp();
+    const unused = await signInAgain(member);
+    expect((await call("/api/auth/logout-all", member.token, "POST")).status).toBe(200);
+    expect((await bell(unused)).status).toBe(401);
+    expect(await heldKeys(member)).toHaveLength(0);
+  });
+
+  it("a device signed out from the sessions list before its token's first request is refused then", async () => {
+    const member = await signUp();
+    const laptop = await signInAgain(member);
+    const laptopId = claimsOf(laptop).sessionId;
+    expect((await call(`/api/auth/sessions/${laptopId}`, member.token, "DELETE")).status).toBe(200);
+    expect((await bell(laptop)).status).toBe(401);
+    expect((await bell(member.token)).status).toBe(200);
+  });
+
+  it("signed out, a sealed token stays refused: its seal does not take the session in again", async () => {
+    const member = await signUp();
+    const phone = await signInAgain(member);
+    expect((await call("/api/auth/logout", phone, "POST")).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await bell(phone)).status).toBe(401);
+    expect((await bell(member.token)).status).toBe(200);
+  });
+
+  it("an account deleted before a token's first request: refused then", async () => {
+    const member = await signUp();
+    const unused = await signInAgain(member);
+    expect((await call("/api/user/me", member.token, "DELETE")).status).toBe(200);
+    expect((await bell(unused)).status).toBe(401);
+  });
+
+  it("a sign-in whose session row outlived \"sign out everywhere\" (the two raced) is refused at its first request, and its row goes", async () => {
+    const member = await signUp();
+    const raced = await signInAgain(member);
+    // As if the sign-in's batch committed after "sign out everywhere" deleted the rows: its row is still there.
+    await inboxOf(member).endAllSessions(Date.now());
+    expect(await sessionRow(claimsOf(raced).sessionId)).not.toBeNull();
+    expect((await bell(raced)).status).toBe(401);
+    expect(await sessionRow(claimsOf(raced).sessionId)).toBeNull();
   });
 });

@@ -26,8 +26,8 @@ export function socketBearerToken(upgrade: string | undefined, protocols: string
   if (!offered.includes(INBOX_PROTOCOL)) return null;
   const bearer = offered.find((p) => p.startsWith(INBOX_TOKEN_PREFIX));
   const token = bearer?.slice(INBOX_TOKEN_PREFIX.length);
-  // A member's session token (`<member id>.<secret>`, ./tokens.ts), or a bare secret from before.
-  return token && /^(?:[A-Za-z0-9_-]{1,64}\.)?[0-9a-f]{1,128}$/i.test(token) ? token : null;
+  // A member's session token (`<member id>.<secret>` or a sealed one, ./tokens.ts), or a bare secret from before.
+  return token && /^[A-Za-z0-9_.-]{1,400}$/.test(token) ? token : null;
 }
 
 /** The columns of a member's account: the ones a session does not carry must be read (readsMemberAccount). */
@@ -59,7 +59,7 @@ async function memberSession(c: AppContext, token: string): Promise<{ user: User
   let checked: Awaited<ReturnType<typeof sessionAtInbox>> = null;
   if (named) {
     try {
-      checked = await sessionAtInbox(c.env, named.userId, await sha256Hex(named.secret));
+      checked = await sessionAtInbox(c.env, named.userId, await sha256Hex(named.secret), named.claims ? token : null);
       if (!checked) return null;
     } catch (err) {
       console.error("the member's inbox could not check a session; the database does", named.userId, err);

@@ -49,8 +49,8 @@ describe("POST /api/auth/nostr/verify", () => {
     const res = await verify({ event: loginEvent(sk, challenge), challengeId });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { sessionToken: string; user: { id: string; username: string } };
-    // The member's id, then a random secret (docs/decisions/032).
-    expect(body.sessionToken).toMatch(new RegExp(`^${body.user.id}\\.[0-9a-f]{64}$`));
+    // The member's id first (docs/decisions/032), then the session's facts, its secret and their seal (035).
+    expect(body.sessionToken).toMatch(new RegExp(`^${body.user.id}\\.[0-9a-f-]{36}\\.[0-9a-z]+\\.[0-9a-z]+\\.[0-9a-f]{64}\\.[0-9a-f]{64}\\.[0-9a-f]{64}$`));
     expect(body.user.username).toMatch(/^npub1/);
     const me = await api("/api/user/me", { token: body.sessionToken });
     expect(((await me.json()) as { username: string }).username).toBe(body.user.username);

@@ -14,6 +14,7 @@ import { rowFields } from "../auth/guarded-rows";
 import { endAdminTokensOfMember } from "../auth/admin";
 import { clientLabel, UNKNOWN_CLIENT } from "../auth/client-label";
 import { challengeKeyOf, isSignedChallengeId, openSignedChallenge, signedChallenge } from "../auth/login-challenges";
+import { sealSessionToken, sessionSealKeyOf } from "../auth/signed-sessions";
 import type { SessionView } from "../../domain/session";
 import type { Deps } from "./deps";
 import { closeSocketsOfEndedSessions } from "./session-sockets";
@@ -162,7 +163,7 @@ async function signInWithSignedChallenge(
   const raw = members.results[0];
   if (!raw) throw new Error("member row missing after insert");
   const user = userRowOf(raw);
-  return { sessionToken: await sessionAtItsInbox(db, env, user, tokenHash, secret, { id: sessionId, expiresAt, nostrPubkey: user.nostrPubkey, openedAt }), user };
+  return { sessionToken: await sessionTokenFor(db, env, user, tokenHash, secret, { id: sessionId, expiresAt, nostrPubkey: user.nostrPubkey, openedAt }), user };
 }
 
 /**
@@ -239,11 +240,15 @@ export async function signInWithNostr(
   if (consumed.length === 0) return refuse(db, event, challengeId, siteOrigins, now, nowSeconds);
   const user = members[0];
   if (!user) throw new Error("member row missing after insert");
-  return { sessionToken: await sessionAtItsInbox(db, env, user, tokenHash, secret, { id: sessionId, expiresAt, nostrPubkey: user.nostrPubkey, openedAt }), user };
+  return { sessionToken: await sessionTokenFor(db, env, user, tokenHash, secret, { id: sessionId, expiresAt, nostrPubkey: user.nostrPubkey, openedAt }), user };
 }
 
-/** The token of a session just written: the inbox holds it (member id + secret), or the bare secret when the inbox cannot be reached. */
-async function sessionAtItsInbox(
+/**
+ * The token of a session just written. Sealed (docs/decisions/035) when this deployment has the key: the member's
+ * inbox takes the session in at its first request, and the sign-in asks it nothing. Else handed to the inbox now
+ * (member id + secret), or the bare secret when the inbox cannot be reached.
+ */
+async function sessionTokenFor(
   db: Db,
   env: Deps["env"] | undefined,
   user: UserRow,
@@ -252,6 +257,8 @@ async function sessionAtItsInbox(
   session: Parameters<typeof openSessionAtInbox>[3],
 ): Promise<string> {
   if (!env) return secret;
+  const sealKey = user.nostrPubkey ? await sessionSealKeyOf(env) : null;
+  if (sealKey && user.nostrPubkey) return sealSessionToken(sealKey, user.id, secret, { ...session, nostrPubkey: user.nostrPubkey });
   let opened: boolean;
   try {
     opened = await openSessionAtInbox(env, user.id, tokenKey, session);
@@ -419,10 +426,12 @@ export async function endSessionById({ db, env }: SessionEnding, userId: string,
  */
 export async function endSession({ db, env }: SessionEnding, token: string): Promise<void> {
   const tokenKey = await sessionKeyOf(token);
-  const ended = await db.delete(sessions).where(eq(sessions.tokenHash, tokenKey)).returning({ userId: sessions.userId });
+  const ended = await db.delete(sessions).where(eq(sessions.tokenHash, tokenKey)).returning({ userId: sessions.userId, id: sessions.id });
   if (!env) return;
-  const named = parseMemberSessionToken(token)?.userId;
-  const members = new Set([...ended.map((s) => s.userId), ...(named ? [named] : [])]);
-  for (const userId of members) await endSessionAtInbox(env, userId, tokenKey);
+  const named = parseMemberSessionToken(token);
+  // The session the token names: its inbox remembers it ended, so a sealed token of it is not taken in again.
+  const sessionId = ended[0]?.id ?? named?.claims?.sessionId;
+  const members = new Set([...ended.map((s) => s.userId), ...(named ? [named.userId] : [])]);
+  for (const userId of members) await endSessionAtInbox(env, userId, tokenKey, sessionId);
   for (const { userId } of ended) await closeSocketsOfEndedSessions(env, userId);
 }
