@@ -14,12 +14,10 @@ import { makeDeps } from "../worker/composition";
 import type { Env, InboxSession, MemberInboxApi, OpenedSession } from "../worker/env";
 import { inboxNews, liveSessionsInDatabase, unreadCount } from "../worker/services/notifications";
 import { chatRoomOf, type InboxRoomsApi } from "../worker/services/session-sockets";
-import { LAST_USED_GRANULARITY_MS, SESSION_TTL_MS } from "../worker/services/auth";
+import { LAST_USED_GRANULARITY_MS, removeEndedSessionRow, SESSION_TTL_MS } from "../worker/services/auth";
 import type { Deps } from "../worker/services/deps";
 import { closeSocket } from "./close-socket";
 import { openSealedSessionToken } from "../worker/auth/signed-sessions";
-import { sessions } from "../worker/db/schema";
-import { eq } from "drizzle-orm";
 
 /** Close code for a tab whose session ended (policy violation), as the chat room's. */
 export const INBOX_SESSION_ENDED_CLOSE_CODE = 1008;
@@ -217,11 +215,7 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
     const marks = await this.ctx.storage.get<unknown>([REMOVED_KEY, ENDED_BEFORE_KEY, FIRST_EXPIRY_KEY, endedMark]);
     const endedBefore = (marks.get(ENDED_BEFORE_KEY) as number | undefined) ?? 0;
     if (marks.get(REMOVED_KEY) || marks.get(endedMark) !== undefined || opened.openedAt <= endedBefore) {
-      try {
-        await this.deps().db.delete(sessions).where(eq(sessions.id, opened.id));
-      } catch (err) {
-        console.error("could not remove an ended session's row", opened.id, err);
-      }
+      await removeEndedSessionRow(this.deps(), opened.id);
       return null;
     }
     await this.holdSession(tokenKey, { id: opened.id, expiresAt: opened.expiresAt, nostrPubkey: opened.nostrPubkey, lastUsedAt: now }, marks.get(FIRST_EXPIRY_KEY) as number | undefined, now);

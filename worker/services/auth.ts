@@ -408,6 +408,19 @@ export async function endAllSessions({ db, env }: SessionEnding, userId: string)
  */
 type SessionEnding = Pick<Deps, "db"> & Partial<Pick<Deps, "env">>;
 
+/**
+ * A session the member's inbox refused for having ended (docs/decisions/035) leaves the sessions list too, should
+ * its row have outlived the ending: what a chat room checks then agrees with the inbox. Best effort: the session is
+ * refused either way.
+ */
+export async function removeEndedSessionRow({ db }: Pick<Deps, "db">, sessionId: string): Promise<void> {
+  try {
+    await db.delete(sessions).where(eq(sessions.id, sessionId));
+  } catch (err) {
+    console.error("could not remove an ended session's row", sessionId, err);
+  }
+}
+
 /** Ends one of the member's own sessions; another member's (or an unknown) id is 404 and ends nothing. */
 export async function endSessionById({ db, env }: SessionEnding, userId: string, sessionId: string): Promise<void> {
   // The inbox first: should it not answer, the session is still listed, and ending it can be asked again.
