@@ -30,7 +30,7 @@ import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { cursorAfter, generateSeed, writeSeedSql } from "./lib/seed.mjs";
 import { CHROMIUM, lighthousePages } from "./lib/lighthouse.mjs";
 import { profileWhile } from "./lib/profile.mjs";
-import { coreBusyMs, EMPTY_WORKER_PROBE, findTaskset, freePort, groupCpuMs, niced, pinned, runStep, runtimePid, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
+import { coreBusyMs, EMPTY_WORKER_LIMIT_PATH, EMPTY_WORKER_PROBE, findTaskset, freePort, groupCpuMs, niced, pinned, runStep, runtimePid, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
 import { perfAvailable, sampleSqlite } from "./lib/sqlite-share.mjs";
 import { measureFirstPage } from "./lib/web-size.mjs";
 import { measureWorkerBundle } from "./lib/worker-bundle.mjs";
@@ -48,6 +48,8 @@ const PHASES = ["web", "bundle", "rows", "load", "chat", "payment", "profile", "
 const ONLY = phasesOf(process.env.BENCH_ONLY);
 const runs = (phase) => ONLY.has(phase);
 const PAGE = 50;
+/** How many limit() calls of a Rate Limiting binding a sign-in makes: its two doors (worker/rate-limits.ts). */
+const STAND_IN_CALLS_PER_SIGN_IN = 2;
 const HARD_LIMIT_MS = 15 * 60_000;
 /**
  * Payment detection, two ways: the dev wallet pays and tells escrow at once (as a wallet's webhook does), and
@@ -281,11 +283,31 @@ async function underLoad(results, app, seed) {
   apps.add(empty);
   const emptyTarget = { kind: "get", paths: ["/"] };
   results.load.emptyWorker = await bothModes(empty, "An empty Worker under wrangler dev (GET /, answers {\"ok\":true})", emptyTarget, { settlePath: "/" });
+  // The local rate-limit stand-in: the same empty Worker making one limit() call of a Rate Limiting binding before
+  // it answers, as each of a sign-in's two doors does. Under wrangler dev that call is a request to a local Durable
+  // Object (miniflare's), which a deployed Worker does not make. Its CPU is this run's less the empty Worker's,
+  // measured just before and again just after it (the same way), as the empty Worker alone varies by a third between
+  // runs on a shared machine. perf samples it too: the stand-in keeps its counts in SQLite in the same runtime
+  // process, which the sign-in's "D1's SQLite" share already counts, so that part is not taken out twice.
+  const limitTarget = { kind: "get", paths: [EMPTY_WORKER_LIMIT_PATH] };
+  const standIn = async (how, extra = {}) => ({
+    run: await bothModes(empty, `An empty Worker with one rate-limit check (GET ${EMPTY_WORKER_LIMIT_PATH})${how}`, limitTarget, { settlePath: "/", modes: ["closed"], sqlite: true, sqliteLabel: "the stand-in's SQLite", ...extra }),
+    emptyAfter: await bothModes(empty, `An empty Worker (GET /) again${how}`, emptyTarget, { settlePath: "/", modes: ["closed"], ...extra }),
+  });
+  results.rateLimitStandIn = {
+    note:
+      `The empty Worker on ${EMPTY_WORKER_LIMIT_PATH} makes one limit() call of a Rate Limiting binding (a fixed key, a limit never reached) before it answers. ` +
+      "Under wrangler dev that call is the local rate-limit stand-in (a request to a local Durable Object, a JSON body each way); on Cloudflare the binding counts on the machine that runs the Worker, without a request. " +
+      "One call's CPU = CPU(the limit path) - CPU(/) of the same empty Worker the same way (the mean of its runs just before and after); a sign-in makes two (worker/rate-limits.ts: loginChallenge, loginVerify). " +
+      "The sign-in's calls each count a new key (one client address per sign-in), for which the stand-in also clears the expired counts (SQLite work inside the sign-in's D1's SQLite share); this key is counted again and again, so one call here is the stand-in's request without that clearing.",
+    throughWranglerDev: await standIn(""),
+  };
   const emptyDirect = await runtimePort(empty, EMPTY_WORKER_PROBE);
   const emptyWithoutProxy = emptyDirect
     ? await bothModes(empty, "An empty Worker, no wrangler proxy", emptyTarget, { settlePath: "/", baseUrl: `http://127.0.0.1:${emptyDirect}` })
     : null;
-  if (!emptyDirect) log("the empty Worker's runtime port was not found; skipping its run without wrangler's proxy");
+  if (emptyDirect) results.rateLimitStandIn.straightToRuntime = await standIn(", no wrangler proxy", { baseUrl: `http://127.0.0.1:${emptyDirect}` });
+  else log("the empty Worker's runtime port was not found; skipping its run without wrangler's proxy");
   await stop(empty);
 
   // The same browse pages, gig pages and sign-ins sent straight to the workerd that runs the Worker, skipping
@@ -305,6 +327,7 @@ async function underLoad(results, app, seed) {
     }
   } else log("the Worker runtime's own port was not found; skipping the runs without wrangler's proxy");
   if (emptyWithoutProxy) results.loadWithoutProxy.emptyWorker = emptyWithoutProxy;
+  standInShare(results);
 
   // A visitor's browse page 1 from the edge cache (PUBLIC_CACHE_SECONDS on), on an app of its own on the same
   // state (the first one stopped: one runtime per state directory); then how many of 200 reads in a row the
@@ -329,7 +352,7 @@ async function underLoad(results, app, seed) {
  * (`settlePath` answering quickly again): `{ label, open, closed }`. `baseUrl` sends the load elsewhere than
  * the app's own URL (its runtime's port), the app's processes still being the ones measured.
  */
-async function bothModes(app, label, target, { settlePath, baseUrl, modes = ["open", "closed"], sqlite = !settlePath } = {}) {
+async function bothModes(app, label, target, { settlePath, baseUrl, modes = ["open", "closed"], sqlite = !settlePath, sqliteLabel = "D1's SQLite" } = {}) {
   const out = { label };
   for (const [mode, extra] of [["open", { rate: 200 }], ["closed", { concurrency: 50 }]]) {
     if (!modes.includes(mode)) continue;
@@ -337,7 +360,7 @@ async function bothModes(app, label, target, { settlePath, baseUrl, modes = ["op
     // The closed-loop run gives the CPU per request; perf samples it for D1's SQLite share (not the empty Worker's).
     const r = await client(app, { kind: "http", mode, durationMs: SECONDS * 1000, target, ...extra, hardLimitMs: SECONDS * 1000 + 60_000, ...(baseUrl ? { baseUrl } : {}) }, { sqlite: sqlite && mode === "closed" });
     out[mode] = r;
-    const d1 = r.cpu?.sqlite ? `, of which D1's SQLite ${r.cpu.sqlite.msPerRequest} ms (${r.cpu.sqlite.pctOfApp}%)` : "";
+    const d1 = r.cpu?.sqlite ? `, of which ${sqliteLabel} ${r.cpu.sqlite.msPerRequest} ms (${r.cpu.sqlite.pctOfApp}%)` : "";
     log(`${label} ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; app CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request${d1}, ${r.cpu?.appCpuPctOfCore}% of a core; others ${r.cpu?.othersPctOfMachine}% of the machine`);
   }
   return out;
@@ -873,6 +896,48 @@ function ratio(a, b) {
 }
 
 /**
+ * The local rate-limit stand-in's share of a sign-in, through wrangler dev and straight to the runtime (each way
+ * with its own runs): one limit() call's CPU (the empty Worker with one call less the empty Worker, the same way),
+ * of which the stand-in's SQLite; and sign-in's ratio to a browse page with a sign-in's two calls taken out, and
+ * with them and the local D1's SQLite work taken out. The sign-in's SQLite share (perf) already holds the
+ * stand-in's own SQLite work (the same runtime process), so then only the rest of each call is taken out.
+ * Fills results.rateLimitStandIn's ways and logs them.
+ */
+function standInShare(results) {
+  const s = results.rateLimitStandIn;
+  if (!s) return;
+  const ways = [
+    ["throughWranglerDev", "through wrangler dev", results.load?.emptyWorker, results.load?.signIn, results.load?.browseFirstPage],
+    ["straightToRuntime", "straight to the runtime", results.loadWithoutProxy?.emptyWorker, results.loadWithoutProxy?.signIn, results.loadWithoutProxy?.browseFirstPage],
+  ];
+  for (const [key, how, empty, signIn, browse] of ways) {
+    const w = s[key];
+    if (!w) continue;
+    const limitCpu = cpuOf(w.run);
+    const emptyRuns = [cpuOf(empty), cpuOf(w.emptyAfter)].filter((x) => x !== null);
+    const emptyCpu = emptyRuns.length ? round2(emptyRuns.reduce((a, x) => a + x, 0) / emptyRuns.length) : null;
+    w.emptyWorkerMsPerRequest = { before: cpuOf(empty), after: cpuOf(w.emptyAfter), mean: emptyCpu };
+    w.msPerCall = limitCpu === null || emptyCpu === null ? null : round2(limitCpu - emptyCpu);
+    w.sqliteMsPerCall = w.run?.closed?.cpu?.sqlite?.msPerRequest ?? null;
+    const signInCpu = cpuOf(signIn);
+    const browseCpu = cpuOf(browse);
+    w.signInToBrowsePage = ratio(signInCpu, browseCpu);
+    w.signInMsWithoutStandIn = w.msPerCall === null || signInCpu === null ? null : round2(signInCpu - STAND_IN_CALLS_PER_SIGN_IN * w.msPerCall);
+    w.signInToBrowsePageWithoutStandIn = ratio(w.signInMsWithoutStandIn, browseCpu);
+    const signInNoD1 = cpuWithoutD1(signIn);
+    const restPerCall = w.msPerCall === null || w.sqliteMsPerCall === null ? null : w.msPerCall - w.sqliteMsPerCall;
+    w.signInMsWithoutStandInAndD1Sqlite = restPerCall === null || signInNoD1 === null ? null : round2(signInNoD1 - STAND_IN_CALLS_PER_SIGN_IN * restPerCall);
+    w.signInToBrowsePageWithoutStandInAndD1Sqlite = ratio(w.signInMsWithoutStandInAndD1Sqlite, cpuWithoutD1(browse));
+    const sqlite = w.sqliteMsPerCall === null ? "" : `, of which its SQLite ${w.sqliteMsPerCall} ms`;
+    const both = w.signInToBrowsePageWithoutStandInAndD1Sqlite === null ? "" : `, ${w.signInToBrowsePageWithoutStandInAndD1Sqlite}× without them and the local D1's SQLite work`;
+    log(
+      `the local rate-limit stand-in ${how}: one call ${w.msPerCall} ms (${limitCpu} vs ${emptyCpu} ms, the empty Worker's ${w.emptyWorkerMsPerRequest.before} before and ${w.emptyWorkerMsPerRequest.after} after)${sqlite}; ` +
+        `sign-in to a browse page ${w.signInToBrowsePage}×, ${w.signInToBrowsePageWithoutStandIn}× without its ${STAND_IN_CALLS_PER_SIGN_IN} calls${both}`,
+    );
+  }
+}
+
+/**
  * The budgets that are ratios to the runtime's own floor measured in the same run (an empty Worker under the
  * same wrangler dev, and straight to its runtime): what Gigstr adds, which this machine's noise does not hide.
  */
@@ -920,6 +985,21 @@ function ratioRows(r) {
     if (x !== null) withoutD1.push(`sign-in to a browse page ${x}×`);
   }
   if (withoutD1.length) rows.push(["Ratios without the local D1's SQLite work (to the empty Worker through wrangler dev; sign-in to a page)", withoutD1.join("; "), "—", null]);
+  // The local rate-limit stand-in (how wrangler dev stands in for the Rate Limiting binding): what one limit() call
+  // costs here, and sign-in's ratio without a sign-in's two (info: a deployed Worker makes no such request).
+  const standIn = [];
+  for (const [key, how] of [
+    ["throughWranglerDev", "through wrangler dev"],
+    ["straightToRuntime", "straight to the runtime"],
+  ]) {
+    const w = r.rateLimitStandIn?.[key];
+    if (!w) continue;
+    const both = w.signInToBrowsePageWithoutStandInAndD1Sqlite === null ? "" : `, ${times(w.signInToBrowsePageWithoutStandInAndD1Sqlite)} without them and the local D1's SQLite work`;
+    const sqlite = w.sqliteMsPerCall === null ? "" : `, its SQLite ${w.sqliteMsPerCall} ms`;
+    const e = w.emptyWorkerMsPerRequest;
+    standIn.push(`${how}: one call ${w.msPerCall === null ? "not measured" : `${w.msPerCall} ms`} (${cpuOf(w.run)} vs ${e.mean} ms, the empty Worker's ${e.before} before and ${e.after} after${sqlite}); sign-in to a browse page ${times(w.signInToBrowsePageWithoutStandIn)} without its ${STAND_IN_CALLS_PER_SIGN_IN} calls${both}`);
+  }
+  if (standIn.length) rows.push(["The local rate-limit stand-in (wrangler dev's for the Rate Limiting binding): one limit() call's app CPU (the empty Worker with one call vs without); sign-in to a browse page without it", standIn.join("; "), "—", null]);
   if (r.cachedVisitorPage) {
     const c = ratio(cpuOf(r.cachedVisitorPage), cpuOf(empty));
     const seen = r.cachedVisitorPage.cacheAnswers;

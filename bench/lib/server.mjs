@@ -106,17 +106,38 @@ function yieldToRuntime(app, nice) {
 /** What the empty Worker answers on its runtime's own port (for runtimePort). */
 export const EMPTY_WORKER_PROBE = { path: "/", answers: (body) => body !== null && typeof body === "object" && body.ok === true };
 
+/** The path on which the empty Worker checks its rate limit once before answering (see startEmptyWorker). */
+export const EMPTY_WORKER_LIMIT_PATH = "/limit";
+
 /**
  * A Worker that only answers `{"ok":true}`, under `wrangler dev` with the app's pinning, priority and log
- * level, in `dir`: what wrangler dev itself costs on this machine, with none of the app's code.
+ * level, in `dir`: what wrangler dev itself costs on this machine, with none of the app's code. On
+ * EMPTY_WORKER_LIMIT_PATH it first makes one `limit()` call of a Rate Limiting binding, as each of a sign-in's two
+ * doors does (worker/rate-limits.ts): under wrangler dev that call is the local rate-limit stand-in, a request to
+ * a local Durable Object with a JSON body each way, which a deployed Worker does not make (on Cloudflare the
+ * binding counts on the machine that runs the Worker). Its limit is never reached. Every other path is the empty
+ * Worker as before: no await, no binding touched.
  */
 export async function startEmptyWorker({ root, nodeBin, dir, pin, nice = 0, logFile }) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, "index.js"),
-    'export default { fetch: () => new Response(\'{"ok":true}\', { headers: { "content-type": "application/json" } }) };\n',
+    [
+      'const ok = () => new Response(\'{"ok":true}\', { headers: { "content-type": "application/json" } });',
+      "export default {",
+      "  fetch(request, env) {",
+      `    if (request.url.endsWith(${JSON.stringify(EMPTY_WORKER_LIMIT_PATH)})) return env.LIMIT.limit({ key: "bench" }).then(ok);`,
+      "    return ok();",
+      "  },",
+      "};",
+      "",
+    ].join("\n"),
   );
-  writeFileSync(path.join(dir, "wrangler.toml"), 'name = "empty"\nmain = "index.js"\ncompatibility_date = "2026-11-01"\n');
+  // The binding has the shape of wrangler.toml's (a namespace, a simple limit per 60 s), with a limit no run reaches.
+  writeFileSync(
+    path.join(dir, "wrangler.toml"),
+    'name = "empty"\nmain = "index.js"\ncompatibility_date = "2026-11-01"\n\n[[ratelimits]]\nname = "LIMIT"\nnamespace_id = "1999"\nsimple = { limit = 1000000000, period = 60 }\n',
+  );
   const port = await freePort();
   const env = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn" };
   const wranglerJs = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
