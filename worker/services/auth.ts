@@ -143,10 +143,7 @@ async function signInWithSignedChallenge(
     throw used ? unauthorized(CHALLENGE_REFUSED, "invalid_challenge") : unauthorized(problem, "invalid_event");
   }
 
-  const secret = randomHex(32);
-  const tokenHash = await sha256Hex(secret);
-  const sessionId = crypto.randomUUID();
-  const expiresAt = openedAt + SESSION_TTL_MS;
+  const { secret, tokenHash, sessionId, expiresAt } = await newSession(openedAt);
   let members: D1Result<Record<string, unknown>>;
   try {
     [, , , members] = await db.$client.batch<Record<string, unknown>>([
@@ -164,6 +161,12 @@ async function signInWithSignedChallenge(
   if (!raw) throw new Error("member row missing after insert");
   const user = userRowOf(raw);
   return { sessionToken: await sessionTokenFor(db, env, user, tokenHash, secret, { id: sessionId, expiresAt, nostrPubkey: user.nostrPubkey, openedAt }), user };
+}
+
+/** A new session's secret, the key its row is kept by (SHA-256 of the secret), its id and when it ends. */
+async function newSession(openedAt: number): Promise<{ secret: string; tokenHash: string; sessionId: string; expiresAt: number }> {
+  const secret = randomHex(32);
+  return { secret, tokenHash: await sha256Hex(secret), sessionId: crypto.randomUUID(), expiresAt: openedAt + SESSION_TTL_MS };
 }
 
 /**
@@ -200,10 +203,7 @@ export async function signInWithNostr(
   }
 
   const open = and(eq(authChallenges.id, challengeId), eq(authChallenges.challenge, named), isNull(authChallenges.consumedAt), gt(authChallenges.expiresAt, now));
-  const secret = randomHex(32);
-  const tokenHash = await sha256Hex(secret);
-  const sessionId = crypto.randomUUID();
-  const expiresAt = openedAt + SESSION_TTL_MS;
+  const { secret, tokenHash, sessionId, expiresAt } = await newSession(openedAt);
   let consumed: { id: string }[];
   let members: UserRow[];
   try {
