@@ -36,12 +36,13 @@ async function connect(inspectorPort) {
     if (!waiter) return;
     pending.delete(msg.id);
     if (msg.error) waiter.reject(new Error(`${msg.error.message}`));
+    else if (msg.result === undefined) waiter.reject(new Error(`the inspector answered ${waiter.method} with nothing`));
     else waiter.resolve(msg.result);
   });
   const send = (method, params = {}) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, method });
       ws.send(JSON.stringify({ id, method, params }));
     });
   return { send, close: () => ws.close() };
@@ -170,6 +171,7 @@ export async function profileWhile({ inspectorPort, root, repeat, count, warmup 
     await session.send("Profiler.start");
     for (let i = 0; i < count; i++) await repeat(i);
     const { profile } = await session.send("Profiler.stop");
+    if (!profile?.nodes) throw new Error("the inspector's Profiler.stop held no profile");
     const summary = summarise(profile, top, sourcer(root));
     return { runs: count, busyMsPerRun: Math.round((summary.busyMs / count) * 100) / 100, ...summary };
   } finally {
