@@ -36,13 +36,13 @@ async function connect(inspectorPort) {
     if (!waiter) return;
     pending.delete(msg.id);
     if (msg.error) waiter.reject(new Error(`${msg.error.message}`));
-    else if (msg.result === undefined) waiter.reject(new Error(`the inspector answered ${waiter.method} with nothing`));
-    else waiter.resolve(msg.result);
+    // The runtime answers some commands (Profiler.enable) with no result at all.
+    else waiter.resolve(msg.result ?? {});
   });
   const send = (method, params = {}) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
-      pending.set(id, { resolve, reject, method });
+      pending.set(id, { resolve, reject });
       ws.send(JSON.stringify({ id, method, params }));
     });
   return { send, close: () => ws.close() };
