@@ -228,20 +228,20 @@ export class MemberInbox extends DurableObject<Env> implements MemberInboxApi, I
     const stored = await this.ctx.storage.get<StoredSession>(key);
     const id = stored?.id ?? sessionId;
     await this.ctx.storage.delete(key);
-    if (id) await this.rememberEnded([id], stored?.expiresAt);
+    if (id) await this.rememberEnded(id, stored?.expiresAt);
   }
 
   /** One device signed out from the sessions list: the session with this id ends. Answers whether it was here. */
   async endSessionById(sessionId: string): Promise<boolean> {
     const held = [...(await this.storedSessions())].filter(([, s]) => s.id === sessionId);
     await this.deleteKeys(held.map(([key]) => key));
-    await this.rememberEnded([sessionId], held[0]?.[1].expiresAt);
+    await this.rememberEnded(sessionId, held[0]?.[1].expiresAt);
     return held.length > 0;
   }
 
-  /** Sessions that ended, remembered until they would have expired (`until`, else the longest a session lives). */
-  private async rememberEnded(sessionIds: string[], until = Date.now() + SESSION_TTL_MS): Promise<void> {
-    await this.ctx.storage.put<number>(Object.fromEntries(sessionIds.map((id) => [`${ENDED_KEY}${id}`, until])));
+  /** A session that ended, remembered until it would have expired (`until`, else the longest a session lives). */
+  private async rememberEnded(sessionId: string, until = Date.now() + SESSION_TTL_MS): Promise<void> {
+    await this.ctx.storage.put<number>(`${ENDED_KEY}${sessionId}`, until);
   }
 
   /** "Sign out everywhere" (at `at`, ms): every session ends, and none opened by then may be added later. */

@@ -4,6 +4,7 @@
 // sign-in: the inbox takes the session in at its first request, once the seal holds and nothing ended it meanwhile
 // (signed out, "sign out everywhere" after it opened, the account deleted: durable-objects/member-inbox.ts).
 // Without the key (NOSTR_SECRET_KEY unset) the sign-in hands the session over as before (services/auth.ts).
+import { hexToBytes } from "nostr-tools/utils";
 import type { Env, OpenedSession } from "../env";
 import { derivedKeyOf, hex } from "./derived-keys";
 import { parseMemberSessionToken, sealedSessionText, sha256Hex } from "./tokens";
@@ -33,9 +34,7 @@ export async function openSealedSessionToken(
   if (!parsed || !claims || parsed.userId !== userId || claims.expiresAt <= now) return null;
   const key = await sessionSealKeyOf(env);
   if (!key) return null;
-  const seal = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) seal[i] = parseInt(claims.seal.slice(i * 2, i * 2 + 2), 16);
   // WebCrypto's verify compares in constant time.
-  if (!(await crypto.subtle.verify("HMAC", key, seal, new TextEncoder().encode(claims.sealed)))) return null;
+  if (!(await crypto.subtle.verify("HMAC", key, hexToBytes(claims.seal), new TextEncoder().encode(claims.sealed)))) return null;
   return { id: claims.sessionId, openedAt: claims.openedAt, expiresAt: claims.expiresAt, nostrPubkey: claims.nostrPubkey, tokenKey: await sha256Hex(parsed.secret) };
 }
