@@ -5,6 +5,7 @@ import { DOORS, clientAddressKey } from "./rate-limits";
 import { api, getChallenge, loginEvent, payWithDevWallet, postGig, signUp, statusAndBody, type Member, inOneRateWindow } from "./test/factories";
 import { statement, batch } from "./db/test-statements";
 import { generateSecretKey } from "nostr-tools/pure";
+import type { Env } from "./env";
 
 const GIG = { gigType: "job_request", title: "Design a logo", description: "A clean logo for a bitcoin meetup, SVG please.", category: "Design", payment: 10_000, timeframe: 7 };
 const PORTFOLIO_ITEM = { title: "Meetup poster", description: "A poster for our local meetup." };
@@ -21,17 +22,42 @@ async function countRows(sql: string, ...params: unknown[]): Promise<number> {
   return row!.n;
 }
 
-describe("login challenges, counted by the client's address", () => {
-  it(`answers 429 with Retry-After after ${DOORS.loginChallenge.limit} a minute, and another address still gets one`, async () => {
+describe("login challenges, counted by the client's address where each is a write (docs/decisions/036)", () => {
+  const stored = { NOSTR_SECRET_KEY: undefined };
+  const ask = (from: string, env?: Partial<Env>) => api("/api/auth/nostr/challenge", { method: "POST", headers: { "cf-connecting-ip": from }, env });
+
+  it(`stored challenges (no platform key): 429 with Retry-After after ${DOORS.loginChallenge.limit} a minute, none stored past it; another address still gets one`, async () => {
     const address = freshAddress();
-    const ask = (from: string) => api("/api/auth/nostr/challenge", { method: "POST", headers: { "cf-connecting-ip": from } });
     await inOneRateWindow(DOORS.loginChallenge.periodSeconds);
-    for (let i = 0; i < DOORS.loginChallenge.limit; i++) expect((await ask(address)).status).toBe(200);
-    const refused = await ask(address);
+    const before = await countRows("SELECT COUNT(*) AS n FROM auth_challenges");
+    for (let i = 0; i < DOORS.loginChallenge.limit; i++) expect((await ask(address, stored)).status).toBe(200);
+    const refused = await ask(address, stored);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("60");
     expect(await refused.json()).toEqual({ message: "Too many login challenges. Please wait a minute and try again.", error: "rate_limited" });
-    expect((await ask(freshAddress())).status).toBe(200);
+    expect(await countRows("SELECT COUNT(*) AS n FROM auth_challenges")).toBe(before + DOORS.loginChallenge.limit);
+    expect((await ask(freshAddress(), stored)).status).toBe(200);
+  });
+
+  it("signed challenges are not counted when asked for (they write nothing); each one used is a sign-in attempt, and the attempt past the limit is refused", async () => {
+    const address = freshAddress();
+    await inOneRateWindow(DOORS.loginVerify.periodSeconds);
+    const before = await countRows("SELECT COUNT(*) AS n FROM auth_challenges");
+    const challenges = [];
+    for (let i = 0; i <= DOORS.loginVerify.limit; i++) {
+      const res = await ask(address);
+      expect(res.status).toBe(200);
+      challenges.push((await res.json()) as { challenge: string; challengeId: string });
+    }
+    expect(await countRows("SELECT COUNT(*) AS n FROM auth_challenges")).toBe(before);
+    // The attacker's way round a limit on asking: ask freely, then use them all. Each use is counted.
+    const use = ({ challenge, challengeId }: { challenge: string; challengeId: string }) =>
+      api("/api/auth/nostr/verify", { method: "POST", headers: { "cf-connecting-ip": address }, json: { event: loginEvent(generateSecretKey(), challenge), challengeId } });
+    for (const challenge of challenges.slice(0, DOORS.loginVerify.limit)) expect((await use(challenge)).status).toBe(200);
+    const refused = await use(challenges[DOORS.loginVerify.limit]!);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: "Too many sign-in attempts. Please wait a minute and try again.", error: "rate_limited" });
+    expect(await countRows("SELECT COUNT(*) AS n FROM auth_challenges")).toBe(before + DOORS.loginVerify.limit);
   });
 });
 
@@ -172,7 +198,8 @@ describe("an IPv6 client is counted by its /64", () => {
   it("login challenges: two addresses in one /64 share one budget; the next /64 has its own", async () => {
     const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
     const prefix = `2001:db8:${hex()}:${hex()}`;
-    const ask = (from: string) => api("/api/auth/nostr/challenge", { method: "POST", headers: { "cf-connecting-ip": from } });
+    // Stored challenges (no platform key): the ones counted when asked for.
+    const ask = (from: string) => api("/api/auth/nostr/challenge", { method: "POST", headers: { "cf-connecting-ip": from }, env: { NOSTR_SECRET_KEY: undefined } });
     // One attacker with a /64 takes turns between its addresses (compressed and not).
     const mine = [`${prefix}::1`, `${prefix}:ffff:0:0:2`];
     await inOneRateWindow(DOORS.loginChallenge.periodSeconds);

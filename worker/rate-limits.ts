@@ -21,6 +21,10 @@ export interface Door {
 
 export const DOORS = {
   aliasLnurl: { label: "alias payment requests", binding: "RATE_LIMIT_120_PER_MINUTE", limit: 120, periodSeconds: 60, by: "address" },
+  // A login challenge costs a write only where it is stored (no NOSTR_SECRET_KEY), and is counted when asked for
+  // only there. A signed one (docs/decisions/034) is stored nowhere until it is used, and its use is a sign-in
+  // attempt, counted at the verify: an address uses at most 30 challenges a minute either way, with one check
+  // per sign-in (docs/decisions/036).
   loginChallenge: { label: "login challenges", binding: "RATE_LIMIT_30_PER_MINUTE", limit: 30, periodSeconds: 60, by: "address" },
   loginVerify: { label: "sign-in attempts", binding: "RATE_LIMIT_30_PER_MINUTE", limit: 30, periodSeconds: 60, by: "address" },
   gigPost: { label: "gig posts", binding: "RATE_LIMIT_30_PER_MINUTE", limit: 30, periodSeconds: 60, by: "member" },
@@ -119,13 +123,17 @@ export function rateLimited(door: Door): { status: 429; retryAfterSeconds: numbe
 /**
  * Route middleware: counts the request against `name`'s limit, or answers 429 with Retry-After. The
  * answer is `{message, error: "rate_limited"}`, or with `answer: "lud06"` the LNURL error a payer's
- * wallet reads, `{status: "ERROR", reason}`.
+ * wallet reads, `{status: "ERROR", reason}`. With `when`, the request is counted only when it says so: a
+ * door is counted where it costs us something (a login challenge only when it is stored, docs/decisions/036).
  */
-export function rateLimit(name: DoorName, opts: { answer?: "json" | "lud06" } = {}): MiddlewareHandler<AppEnv> {
+export function rateLimit(
+  name: DoorName,
+  opts: { answer?: "json" | "lud06"; when?: (env: Env) => boolean | Promise<boolean> } = {},
+): MiddlewareHandler<AppEnv> {
   const door: Door = DOORS[name];
   return async (c, next) => {
     const key = clientKey(c, door);
-    if (key) {
+    if (key && (!opts.when || (await opts.when(c.env as Env)))) {
       const limiter = (c.env as Env)[door.binding];
       const { success } = await limiter.limit({ key: `${name}:${key}` });
       if (!success) {

@@ -112,8 +112,8 @@ export const EMPTY_WORKER_LIMIT_PATH = "/limit";
 /**
  * A Worker that only answers `{"ok":true}`, under `wrangler dev` with the app's pinning, priority and log
  * level, in `dir`: what wrangler dev itself costs on this machine, with none of the app's code. On
- * EMPTY_WORKER_LIMIT_PATH it first makes one `limit()` call of a Rate Limiting binding, as each of a sign-in's two
- * doors does (worker/rate-limits.ts): under wrangler dev that call is the local rate-limit stand-in, a request to
+ * EMPTY_WORKER_LIMIT_PATH it first makes one `limit()` call of a Rate Limiting binding, as a sign-in's verify
+ * does (worker/rate-limits.ts): under wrangler dev that call is the local rate-limit stand-in, a request to
  * a local Durable Object with a JSON body each way, which a deployed Worker does not make (on Cloudflare the
  * binding counts on the machine that runs the Worker). Its limit is never reached. Every other path is the empty
  * Worker as before: no await, no binding touched.

@@ -11,7 +11,7 @@ export interface SignedInUser {
 
 /**
  * A client address of its own for each simulated person, sent as `CF-Connecting-IP` (wrangler dev keeps it):
- * the Worker counts login challenges per address (worker/rate-limits.ts), and the tests' many people all
+ * the Worker counts sign-in attempts per address (worker/rate-limits.ts), and the tests' many people all
  * come from this one machine.
  */
 export function clientAddress(): string {

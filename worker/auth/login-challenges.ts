@@ -18,6 +18,9 @@ const SIGNED_ID = /^([0-9a-f]{8})-[0-9a-f]{4}-0[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{
 /** The key that signs login challenges, or null when NOSTR_SECRET_KEY is unset or not a key (challenges are then stored). */
 export const challengeKeyOf = (env: Pick<Env, "NOSTR_SECRET_KEY"> | undefined): Promise<CryptoKey | null> => derivedKeyOf(env, "loginChallenge");
 
+/** Whether login challenges are stored in the database here (no key signs them): each one asked for is then a write. */
+export const storesLoginChallenges = async (env: Pick<Env, "NOSTR_SECRET_KEY"> | undefined): Promise<boolean> => (await challengeKeyOf(env)) === null;
+
 /** The challenge text of an id: 32 bytes in hex, as a random challenge is. */
 async function challengeOf(key: CryptoKey, challengeId: string): Promise<string> {
   return hex(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(challengeId)));

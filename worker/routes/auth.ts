@@ -8,6 +8,7 @@ import { ownUser } from "../services/users";
 import { aliasDomainOf } from "./config";
 import { jsonBody, parseWith } from "./parse";
 import { rateLimit } from "../rate-limits";
+import { storesLoginChallenges } from "../auth/login-challenges";
 import { depsOf } from "./deps";
 
 const verifyBody = z.object({
@@ -28,7 +29,8 @@ function verifyRequest(body: unknown): z.output<typeof verifyBody> {
 export const authRoutes = new Hono<AppEnv>()
   // Sign-in needs only the request's database and the bindings (no Lightning, no LNURL): not the whole of depsOf,
   // which a sign-in would build for nothing.
-  .post("/nostr/challenge", rateLimit("loginChallenge"), async (c) => c.json(await createLoginChallenge({ db: c.var.db, env: c.env })))
+  // Counted when asked for only where challenges are stored; a signed one's use is counted at the verify (docs/decisions/036).
+  .post("/nostr/challenge", rateLimit("loginChallenge", { when: storesLoginChallenges }), async (c) => c.json(await createLoginChallenge({ db: c.var.db, env: c.env })))
   .post("/nostr/verify", rateLimit("loginVerify"), async (c) => {
     const { event, challengeId } = verifyRequest(await jsonBody(c));
     const { sessionToken, user } = await signInWithNostr(
