@@ -32,7 +32,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---- HTTP ------------------------------------------------------------------------------------------
 
-/** One request; resolves (never rejects) with the status (0 on a network error or time-out) and timings. */
 /**
  * A client address, sent as `CF-Connecting-IP` (which wrangler dev keeps): the Worker counts login challenges and
  * sign-in attempts per address (worker/rate-limits.ts), so the bench's many sign-ins come from many addresses.
@@ -49,6 +48,7 @@ const clientAddress = () => `10.${(Math.random() * 256) | 0}.${(Math.random() * 
  */
 const SIGN_IN_ADDRESSES = 150;
 
+/** One request; resolves (never rejects) with the status (0 on a network error or time-out) and timings. */
 function request(agent, method, path, { body, token, address, accept = "application/json" } = {}) {
   return new Promise((resolve) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);

@@ -50,6 +50,8 @@ const runs = (phase) => ONLY.has(phase);
 const PAGE = 50;
 /** How many limit() calls of a Rate Limiting binding a sign-in makes: its verify's (a signed challenge is not counted when asked for, worker/rate-limits.ts, docs/decisions/036). */
 const STAND_IN_CALLS_PER_SIGN_IN = 1;
+/** Those calls, as the table and the log name them. */
+const STAND_IN_CALLS = STAND_IN_CALLS_PER_SIGN_IN === 1 ? "call" : `${STAND_IN_CALLS_PER_SIGN_IN} calls`;
 const HARD_LIMIT_MS = 15 * 60_000;
 /**
  * Payment detection, two ways: the dev wallet pays and tells escrow at once (as a wallet's webhook does), and
@@ -942,7 +944,7 @@ function standInShare(results) {
     const both = w.signInToBrowsePageWithoutStandInAndD1Sqlite === null ? "" : `, ${w.signInToBrowsePageWithoutStandInAndD1Sqlite}× without it and the local D1's SQLite work`;
     log(
       `the local rate-limit stand-in ${how}: one call ${w.msPerCall} ms (${limitCpu} vs ${emptyCpu} ms, the empty Worker's ${w.emptyWorkerMsPerRequest.before} before and ${w.emptyWorkerMsPerRequest.after} after)${sqlite}; ` +
-        `sign-in to a browse page ${w.signInToBrowsePage}×, ${w.signInToBrowsePageWithoutStandIn}× without its ${STAND_IN_CALLS_PER_SIGN_IN === 1 ? "call" : `${STAND_IN_CALLS_PER_SIGN_IN} calls`}${both}`,
+        `sign-in to a browse page ${w.signInToBrowsePage}×, ${w.signInToBrowsePageWithoutStandIn}× without its ${STAND_IN_CALLS}${both}`,
     );
   }
 }
@@ -1007,7 +1009,7 @@ function ratioRows(r) {
     const both = w.signInToBrowsePageWithoutStandInAndD1Sqlite === null ? "" : `, ${times(w.signInToBrowsePageWithoutStandInAndD1Sqlite)} without it and the local D1's SQLite work`;
     const sqlite = w.sqliteMsPerCall === null ? "" : `, its SQLite ${w.sqliteMsPerCall} ms`;
     const e = w.emptyWorkerMsPerRequest;
-    standIn.push(`${how}: one call ${w.msPerCall === null ? "not measured" : `${w.msPerCall} ms`} (${cpuOf(w.run)} vs ${e.mean} ms, the empty Worker's ${e.before} before and ${e.after} after${sqlite}); sign-in to a browse page ${times(w.signInToBrowsePageWithoutStandIn)} without its ${STAND_IN_CALLS_PER_SIGN_IN === 1 ? "call" : `${STAND_IN_CALLS_PER_SIGN_IN} calls`}${both}`);
+    standIn.push(`${how}: one call ${w.msPerCall === null ? "not measured" : `${w.msPerCall} ms`} (${cpuOf(w.run)} vs ${e.mean} ms, the empty Worker's ${e.before} before and ${e.after} after${sqlite}); sign-in to a browse page ${times(w.signInToBrowsePageWithoutStandIn)} without its ${STAND_IN_CALLS}${both}`);
   }
   if (standIn.length) rows.push(["The local rate-limit stand-in (wrangler dev's for the Rate Limiting binding): one limit() call's app CPU (the empty Worker with one call vs without); sign-in to a browse page without it", standIn.join("; "), "—", null]);
   if (r.cachedVisitorPage) {

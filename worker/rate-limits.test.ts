@@ -10,6 +10,9 @@ import type { Env } from "./env";
 const GIG = { gigType: "job_request", title: "Design a logo", description: "A clean logo for a bitcoin meetup, SVG please.", category: "Design", payment: 10_000, timeframe: 7 };
 const PORTFOLIO_ITEM = { title: "Meetup poster", description: "A poster for our local meetup." };
 
+/** A deployment without the platform key: its login challenges are stored, each one a write, and counted when asked for. */
+const STORED_CHALLENGES: Partial<Env> = { NOSTR_SECRET_KEY: undefined };
+
 let addressCounter = 0;
 /** A client address no other test uses, so counts never leak between tests. */
 function freshAddress(): string {
@@ -23,20 +26,19 @@ async function countRows(sql: string, ...params: unknown[]): Promise<number> {
 }
 
 describe("login challenges, counted by the client's address where each is a write (docs/decisions/036)", () => {
-  const stored = { NOSTR_SECRET_KEY: undefined };
   const ask = (from: string, env?: Partial<Env>) => api("/api/auth/nostr/challenge", { method: "POST", headers: { "cf-connecting-ip": from }, env });
 
   it(`stored challenges (no platform key): 429 with Retry-After after ${DOORS.loginChallenge.limit} a minute, none stored past it; another address still gets one`, async () => {
     const address = freshAddress();
     await inOneRateWindow(DOORS.loginChallenge.periodSeconds);
     const before = await countRows("SELECT COUNT(*) AS n FROM auth_challenges");
-    for (let i = 0; i < DOORS.loginChallenge.limit; i++) expect((await ask(address, stored)).status).toBe(200);
-    const refused = await ask(address, stored);
+    for (let i = 0; i < DOORS.loginChallenge.limit; i++) expect((await ask(address, STORED_CHALLENGES)).status).toBe(200);
+    const refused = await ask(address, STORED_CHALLENGES);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("60");
     expect(await refused.json()).toEqual({ message: "Too many login challenges. Please wait a minute and try again.", error: "rate_limited" });
     expect(await countRows("SELECT COUNT(*) AS n FROM auth_challenges")).toBe(before + DOORS.loginChallenge.limit);
-    expect((await ask(freshAddress(), stored)).status).toBe(200);
+    expect((await ask(freshAddress(), STORED_CHALLENGES)).status).toBe(200);
   });
 
   it("signed challenges are not counted when asked for (they write nothing); each one used is a sign-in attempt, and the attempt past the limit is refused", async () => {
@@ -198,8 +200,8 @@ describe("an IPv6 client is counted by its /64", () => {
   it("login challenges: two addresses in one /64 share one budget; the next /64 has its own", async () => {
     const hex = () => Math.floor(Math.random() * 0x10000).toString(16);
     const prefix = `2001:db8:${hex()}:${hex()}`;
-    // Stored challenges (no platform key): the ones counted when asked for.
-    const ask = (from: string) => api("/api/auth/nostr/challenge", { method: "POST", headers: { "cf-connecting-ip": from }, env: { NOSTR_SECRET_KEY: undefined } });
+    // Stored challenges: the ones counted when asked for.
+    const ask = (from: string) => api("/api/auth/nostr/challenge", { method: "POST", headers: { "cf-connecting-ip": from }, env: STORED_CHALLENGES });
     // One attacker with a /64 takes turns between its addresses (compressed and not).
     const mine = [`${prefix}::1`, `${prefix}:ffff:0:0:2`];
     await inOneRateWindow(DOORS.loginChallenge.periodSeconds);
