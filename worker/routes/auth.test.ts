@@ -67,6 +67,23 @@ describe("POST /api/auth/nostr/verify", () => {
     expect(u1.id).toBe(u2.id);
   });
 
+  it("leaves a returning member's account as they made it, and answers it as it is", async () => {
+    const sk = generateSecretKey();
+    const first = await getChallenge();
+    const r1 = await verify({ event: loginEvent(sk, first.challenge), challengeId: first.challengeId });
+    const { id } = ((await r1.json()) as { user: { id: string } }).user;
+    await statement("UPDATE users SET username = 'ada_lovelace', display_name = 'Ada', bio = 'Writes engines' WHERE id = ?", id).run();
+    const before = await statement("SELECT * FROM users WHERE id = ?", id).first();
+
+    const second = await getChallenge();
+    const r2 = await verify({ event: loginEvent(sk, second.challenge), challengeId: second.challengeId });
+    expect(r2.status).toBe(200);
+    const user = ((await r2.json()) as { user: { id: string; username: string; displayName: string; bio: string } }).user;
+    expect(user).toMatchObject({ id, username: "ada_lovelace", displayName: "Ada", bio: "Writes engines" });
+    expect(await statement("SELECT * FROM users WHERE id = ?", id).first()).toEqual(before);
+    expect((await statement("SELECT count(*) AS n FROM users WHERE nostr_pubkey = ?", getPublicKey(sk)).first<{ n: number }>())?.n).toBe(1);
+  });
+
   it("refuses a kind 1 note carrying the challenge (what a client with 'sign notes' signs unprompted): 401, no session, nothing consumed", async () => {
     // The victim is a member whose payouts go to their Lightning address.
     const victim = await signUp({ lightningAddress: "victim@wallet.test" });

@@ -14,7 +14,7 @@ import { CopyButton } from "../../components/ui/copy-button";
 import { CheckIcon, LockIcon } from "../../components/ui/icons";
 import { Skeleton } from "../../components/ui/skeleton";
 import { cn } from "../../lib/cn";
-import { formatDate, formatSats, shortId, shorten } from "../../lib/format";
+import { formatDate, formatRenderedTime, formatSats, shortId, shorten } from "../../lib/format";
 import { useHydrated, useNow } from "../../lib/hydration";
 import { timeRemaining } from "../../../../domain/format";
 import { useAuth } from "../auth/auth-context";
@@ -175,16 +175,12 @@ function DeliveredFiles({ gig }: { gig: Gig }) {
   return <AttachmentList attachments={files.data ?? []} />;
 }
 
-/** The deadline's time of day as the Worker writes it (UTC), which the browser's hydrating render repeats. */
-let renderedTimeFormat: Intl.DateTimeFormat | undefined;
-
 /** The deadline: in the reader's time zone once hydrated, in UTC (saying so) in the Worker's page before that. */
 function DeadlineText({ deadline }: { deadline: string }) {
   const hydrated = useHydrated();
   const date = new Date(deadline);
   if (!hydrated) {
-    renderedTimeFormat ??= new Intl.DateTimeFormat("en-US", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
-    return <>{`${formatDate(deadline, { as: "rendered" })} ${renderedTimeFormat.format(date)} UTC`}</>;
+    return <>{`${formatDate(deadline, { as: "rendered" })} ${formatRenderedTime(date)} UTC`}</>;
   }
   return <>{`${formatDate(deadline)} ${date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}`}</>;
 }
