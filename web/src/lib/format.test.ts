@@ -9,16 +9,20 @@ const anyInstant = fc.date({ min: new Date("1970-01-01T00:00:00Z"), max: new Dat
 describe("dates as the Worker renders them", () => {
   it("writes a date as en-US does in UTC, for any instant", () => {
     const intl = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
-    fc.assert(fc.property(anyInstant, (date) => {
+    fc.assert(
+      fc.property(anyInstant, (date) => {
         expect(formatDate(date.toISOString(), { as: "rendered" })).toBe(intl.format(date));
-      }));
+      }),
+    );
   });
 
   it("writes a time of day as en-US does on a 24-hour clock in UTC, for any instant", () => {
     const intl = new Intl.DateTimeFormat("en-US", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" });
-    fc.assert(fc.property(anyInstant, (date) => {
+    fc.assert(
+      fc.property(anyInstant, (date) => {
         expect(formatRenderedTime(date)).toBe(intl.format(date));
-      }));
+      }),
+    );
   });
 
   it("reads the day in UTC, not the reader's zone, around midnight", () => {

@@ -7,7 +7,8 @@ let dateFormat: Intl.DateTimeFormat | undefined;
 
 /** The months as en-US writes them short. */
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const twoDigits = (n: number) => String(n).padStart(2, "0");
+/** A number as two digits ("09"): hours, minutes, months and days as dates write them. */
+export const twoDigits = (n: number) => String(n).padStart(2, "0");
 
 /**
  * A calendar date such as "Nov 22, 2026", in this browser's language and time zone; `as: "rendered"` is the

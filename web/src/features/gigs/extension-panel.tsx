@@ -11,7 +11,7 @@ import { Skeleton } from "../../components/ui/skeleton";
 import { useToast } from "../../components/ui/toast";
 import { errorText } from "../../lib/api";
 import { cn } from "../../lib/cn";
-import { formatDate, timeAgo } from "../../lib/format";
+import { formatDate, timeAgo, twoDigits } from "../../lib/format";
 import { gigApi, useGigMutation, type ExtensionDecision } from "./gig-api";
 import { useExtensionRequests } from "./use-gigs";
 import type { ExtensionRequest, Gig } from "./types";
@@ -31,9 +31,8 @@ function addDays(from: Date, n: number): Date {
   return next;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
 /** The local calendar day of a date, as a date input reads it (yyyy-mm-dd). */
-export const localDay = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+export const localDay = (d: Date) => `${d.getFullYear()}-${twoDigits(d.getMonth() + 1)}-${twoDigits(d.getDate())}`;
 
 /** A day from the date input, at the time of day of `timeOf` (the current deadline keeps its hour). */
 function atDay(day: string, timeOf: Date): Date | null {
