@@ -46,6 +46,23 @@ export function runStep(cmd, args, { cwd, env, timeoutMs = 300_000, label }) {
   return r.stdout;
 }
 
+/**
+ * What every wrangler dev the bench starts (the app's and the empty Worker's) leaves out, because no deployed
+ * Worker has it on its CPU:
+ * - the line wrangler dev prints for each request at its default level: ~0.5-1 ms of node CPU per request on the
+ *   app's core. Warnings and errors still show.
+ * - wrangler's local observability (on by default): every request's trace and every span in it (each D1 call, each
+ *   Rate Limiting call, each Durable Object request) streamed to a collector Worker in the same runtime, which
+ *   writes them to a SQLite database of its own for the local dashboard. On Cloudflare, traces are collected
+ *   outside the Worker's CPU. It cost 0.3-0.6 ms on a request that reads nothing and up to 3 ms on a sign-in
+ *   (docs/decisions/037).
+ */
+const LIKE_A_DEPLOYMENT = {
+  WRANGLER_SEND_METRICS: "false",
+  WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn",
+  X_LOCAL_OBSERVABILITY: "false",
+};
+
 /** Starts the app; resolves once /api/config answers. */
 export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile, settings = {} }) {
   const port = await freePort();
@@ -57,10 +74,7 @@ export async function startApp({ root, nodeBin, stateDir, pin, nice = 0, logFile
     CRON_INTERVAL_SECONDS: "0",
     INSPECTOR_PORT: "0",
     LIGHTNING_BACKEND: "dev",
-    WRANGLER_SEND_METRICS: "false",
-    // wrangler dev prints a line per request at its default level: ~0.5-1 ms of node CPU per request on the
-    // app's core that no deployment has. Warnings and errors still show.
-    WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn",
+    ...LIKE_A_DEPLOYMENT,
     // What a request costs, not what the edge cache spares: the cached visitor page is measured apart.
     PUBLIC_CACHE_SECONDS: "0",
     // The libraries' production builds, as `wrangler deploy` bundles them (wrangler dev defines NODE_ENV as
@@ -139,7 +153,7 @@ export async function startEmptyWorker({ root, nodeBin, dir, pin, nice = 0, logF
     'name = "empty"\nmain = "index.js"\ncompatibility_date = "2026-11-01"\n\n[[ratelimits]]\nname = "LIMIT"\nnamespace_id = "1999"\nsimple = { limit = 1000000000, period = 60 }\n',
   );
   const port = await freePort();
-  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn" };
+  const env = { ...process.env, ...LIKE_A_DEPLOYMENT };
   const wranglerJs = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
   const args = [wranglerJs, "dev", "--config", path.join(dir, "wrangler.toml"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", path.join(dir, "state")];
   return spawnAndWait({ root, env, pin, nice, logFile, port, readyPath: "/", command: [nodeBin, args] });
