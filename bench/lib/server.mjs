@@ -47,14 +47,14 @@ export function runStep(cmd, args, { cwd, env, timeoutMs = 300_000, label }) {
 }
 
 /**
- * What every wrangler dev the bench starts (the app's and the empty Worker's) leaves out, because no deployed
- * Worker has it on its CPU:
+ * What every wrangler dev the bench starts (the app's and the empty Worker's) leaves out: wrangler's usage metrics,
+ * and two things no deployed Worker has on its CPU:
  * - the line wrangler dev prints for each request at its default level: ~0.5-1 ms of node CPU per request on the
  *   app's core. Warnings and errors still show.
  * - wrangler's local observability (on by default): every request's trace and every span in it (each D1 call, each
  *   Rate Limiting call, each Durable Object request) streamed to a collector Worker in the same runtime, which
  *   writes them to a SQLite database of its own for the local dashboard. On Cloudflare, traces are collected
- *   outside the Worker's CPU. It cost 0.3-0.6 ms on a request that reads nothing and up to 3 ms on a sign-in
+ *   outside the Worker's CPU. It cost 0.3-0.8 ms on a request that reads nothing and 2-3 ms on a sign-in
  *   (docs/decisions/037).
  */
 const LIKE_A_DEPLOYMENT = {
