@@ -30,7 +30,7 @@ import { finalizeEvent, generateSecretKey } from "nostr-tools/pure";
 import { cursorAfter, generateSeed, writeSeedSql } from "./lib/seed.mjs";
 import { CHROMIUM, lighthousePages } from "./lib/lighthouse.mjs";
 import { profileWhile } from "./lib/profile.mjs";
-import { coreBusyMs, EMPTY_WORKER_LIMIT_PATH, EMPTY_WORKER_PROBE, findTaskset, freePort, groupCpuMs, niced, pinned, runStep, runtimePid, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
+import { coreBusyMs, EMPTY_WORKER_LIMIT_PATH, EMPTY_WORKER_PROBE, findTaskset, freePort, groupCpuMs, LIKE_A_DEPLOYMENT, niced, pinned, runStep, runtimePid, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
 import { perfAvailable, sampleSqlite } from "./lib/sqlite-share.mjs";
 import { measureFirstPage } from "./lib/web-size.mjs";
 import { measureWorkerBundle } from "./lib/worker-bundle.mjs";
@@ -116,7 +116,7 @@ try {
 }
 
 async function main() {
-  const results = { startedAt: new Date().toISOString(), machine: machine(), settings: { loadPhaseSeconds: SECONDS, pageSize: PAGE, nice: NICE, wranglerLog: process.env.WRANGLER_LOG ?? "warn" }, budgets };
+  const results = { startedAt: new Date().toISOString(), machine: machine(), settings: { loadPhaseSeconds: SECONDS, pageSize: PAGE, nice: NICE, wranglerLog: LIKE_A_DEPLOYMENT.WRANGLER_LOG, localObservability: LIKE_A_DEPLOYMENT.X_LOCAL_OBSERVABILITY }, budgets };
   log(`machine: ${results.machine.cpuModel}, ${cores} cores, ${results.machine.memoryGiB} GiB, node ${process.versions.node}; load average ${results.machine.loadAverageAtStart.join(" ")}`);
   if (NICE) log(`priority: the app and the clients run at nice ${NICE}`);
   log(taskset ? `pinning: the app (wrangler, workerd) on core 0, the load generator and clients on core 1 (${taskset})` : "pinning: none (taskset missing or fewer than 2 cores)");

@@ -57,7 +57,7 @@ export function runStep(cmd, args, { cwd, env, timeoutMs = 300_000, label }) {
  *   outside the Worker's CPU. It cost 0.3-0.8 ms on a request that reads nothing and 2-3 ms on a sign-in
  *   (docs/decisions/037).
  */
-const LIKE_A_DEPLOYMENT = {
+export const LIKE_A_DEPLOYMENT = {
   WRANGLER_SEND_METRICS: "false",
   WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn",
   X_LOCAL_OBSERVABILITY: "false",
