@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { generateSecretKey, getPublicKey, nip19 } from "nostr-tools";
-import { afterAll, beforeAll, describe, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { apiJson } from "./support/api";
 import {
   type AxeViolation,
@@ -867,6 +867,38 @@ describe.each<ViewportName>(["mobile", "desktop"])("screens at the %s size", (vi
         keyboard: [k("Open Chat (claimed gig)", button(page, `Open Chat: ${world.claimedJob.title}`)), k("View Details (claimed gig)", button(page, `View Details: ${world.claimedJob.title}`).first())],
         maxTabs: 200,
       });
+    });
+
+    it("top bar before the robot avatar has arrived: the initials add no words to the account button", async () => {
+      // The robot picture is made in the browser from a lazily loaded module; until it is there the avatar
+      // shows the initials. At 360 px the account button shows nothing else, and its words must be in its
+      // name ("Account menu for …") for speech control and screen readers: axe's label-in-name rule.
+      const { page } = s;
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const robot = /\/assets\/robot-avatar-[^/]*\.js$/;
+      await page.route(robot, async (route) => {
+        await held;
+        await route.continue();
+      });
+      try {
+        await page.goto("/?tab=active");
+        const account = page.getByRole("banner").getByRole("button", { name: /^Account menu for / });
+        await account.waitFor();
+        const initials = account.locator('[data-testid="avatar-initials"]');
+        await initials.waitFor();
+        await settle(page);
+        await screenshot(page, `worker-${viewport}-top-bar-initials`);
+        const blocking = (await axeViolations(page)).filter((v) => v.impact && BLOCKING_IMPACTS.has(v.impact));
+        expect(formatViolations(blocking)).toBe(formatViolations([]));
+        // They are still drawn: the person's first two letters stand in for the picture.
+        expect(await initials.getAttribute("data-initials")).toBe(world.worker.displayName.slice(0, 2).toUpperCase());
+        expect(await initials.evaluate((el) => getComputedStyle(el, "::before").content)).toBe(`"${world.worker.displayName.slice(0, 2).toUpperCase()}"`);
+      } finally {
+        release();
+        // The held request goes on before the route is taken away.
+        await page.unrouteAll({ behavior: "wait" });
+      }
     });
 
     it("gig details modal: the worker's own interest message", async () => {

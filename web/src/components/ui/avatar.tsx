@@ -63,8 +63,16 @@ export function UserAvatar({
       {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}
     >
       <span className="flex h-full w-full items-center justify-center overflow-hidden rounded-full bg-brand-100 font-semibold text-brand-800 ring-1 ring-stone-200">
-        {/* Initials only while no picture covers them: hidden text would not match the button's name. */}
-        {!src && <span data-testid="avatar-initials">{avatarInitials(user.displayName, user.username)}</span>}
+        {/* The initials stand in for the picture, so they are drawn, not text: as text they would be the
+            visible words of a button named after the person ("WW" in "Account menu for Wes Worker"),
+            which screen readers and speech control compare with the button's name. */}
+        {!src && (
+          <span
+            data-testid="avatar-initials"
+            data-initials={avatarInitials(user.displayName, user.username)}
+            className="before:content-[attr(data-initials)]"
+          />
+        )}
         {src && (
           <img
             src={src}
