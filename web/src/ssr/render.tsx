@@ -116,11 +116,30 @@ function MatchedRoutes({ matches }: { matches: RouteMatch[] | null }) {
   );
 }
 
+/**
+ * The route table's matches for a path, kept per isolate: react-router flattens and ranks the whole table on every
+ * match (about 4 % of rendering `/`), and the table only changes with a deploy. Every match made is used as it is
+ * (MatchedRoutes copies what it hands on), so one list can serve every page of that path. Paths are the
+ * requester's to choose: the oldest goes when the map is full.
+ */
+const matchedPaths = new Map<string, RouteMatch[] | null>();
+const MATCHED_PATHS_KEPT = 256;
+
+function matchesOf(pathname: string): RouteMatch[] | null {
+  let matches = matchedPaths.get(pathname);
+  if (matches === undefined) {
+    matches = matchRoutes(appRouteObjects, { pathname });
+    if (matchedPaths.size >= MATCHED_PATHS_KEPT) matchedPaths.delete(matchedPaths.keys().next().value!);
+    matchedPaths.set(pathname, matches);
+  }
+  return matches;
+}
+
 export const renderPage: RenderPage = async ({ url, renderedAt, withData }, sources) => {
   const client = createQueryClient();
   const answers: Answers = new Map();
   // Where the router finds the page (StaticRouter reads the same path from the same URL).
-  const matches = matchRoutes(appRouteObjects, { pathname: parsePath(url).pathname || "/" });
+  const matches = matchesOf(parsePath(url).pathname || "/");
   const found = withData ? await readPage(new URL(url, "https://gigstr.invalid"), matches, sources, client, answers) : true;
   // The answers, and the "not found" of a page a visitor cannot see (the route shows it from the error).
   const state = dehydrate(client, { shouldDehydrateQuery: (query) => query.state.status !== "pending" });
