@@ -3,7 +3,7 @@ import { lazy, Suspense, useState, type ReactNode } from "react";
 import { BrowserRouter, createRoutesFromElements, Route, useRoutes } from "react-router";
 import { ToastProvider } from "./components/ui/toast";
 import { AuthProvider } from "./features/auth/auth-context";
-import { RenderedAtContext } from "./lib/hydration";
+import { HydrationProvider } from "./lib/hydration";
 import { createQueryClient } from "./lib/query-client";
 import { ServerPageContext, type ServerPage } from "./lib/server-page";
 import { HomeRoute } from "./routes/home";
@@ -61,13 +61,13 @@ export function AppRoutes() {
 /** Everything around the router, the same on the server and in the browser (so the trees hydrate alike). */
 export function AppProviders({ queryClient, renderedAt, children }: { queryClient: QueryClient; renderedAt: number | null; children: ReactNode }) {
   return (
-    <RenderedAtContext.Provider value={renderedAt}>
+    <HydrationProvider renderedAt={renderedAt}>
       <QueryClientProvider client={queryClient}>
         <ToastProvider>
           <AuthProvider>{children}</AuthProvider>
         </ToastProvider>
       </QueryClientProvider>
-    </RenderedAtContext.Provider>
+    </HydrationProvider>
   );
 }
 

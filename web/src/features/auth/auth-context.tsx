@@ -3,7 +3,7 @@
 // failure (the network, the server) says nothing about the session: the member is kept (a member already
 // shown stays shown) and `unreachable` offers a retry. Login stores token and user, logout clears both.
 // A refresh re-fetches the user and only logs on failure. The token is read only in the browser, after hydrating
-// the Worker's HTML (which is the visitor's page): the first render signs no one in (lib/hydration.ts).
+// the Worker's HTML (which is the visitor's page): the first render signs no one in (lib/hydration.tsx).
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import type { OwnUser } from "../../../../domain/profile";

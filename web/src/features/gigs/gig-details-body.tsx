@@ -5,7 +5,7 @@
 // Right under the title, the reader's next step (issue 26). One body for the details dialog on Browse and Active
 // and for the gig's own page (/gig/:id, issue 29): the dialog gives it its dialog title, the page its h1.
 // The page is rendered by the Worker and hydrated (decision 030), so what this draws first reads the clock and
-// the reader's time zone only through lib/hydration.ts.
+// the reader's time zone only through lib/hydration.tsx.
 import { skipToken, useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, type ReactNode } from "react";
 import { Link } from "react-router";
