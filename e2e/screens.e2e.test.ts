@@ -873,7 +873,8 @@ describe.each<ViewportName>(["mobile", "desktop"])("screens at the %s size", (vi
       // The robot picture is made in the browser from a lazily loaded module; until it is there the avatar
       // shows the initials. At 360 px the account button shows nothing else, and its words must be in its
       // name ("Account menu for …") for speech control and screen readers: axe's label-in-name rule.
-      const { page } = s;
+      // A page of its own without the service worker, which would answer the module from its cache, past the route.
+      const { page, context } = await openPage(browser, baseUrl, { viewport, sessionToken: world.worker.sessionToken, serviceWorkers: "block" });
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       const robot = /\/assets\/robot-avatar-[^/]*\.js$/;
@@ -898,6 +899,7 @@ describe.each<ViewportName>(["mobile", "desktop"])("screens at the %s size", (vi
         release();
         // The held request goes on before the route is taken away.
         await page.unrouteAll({ behavior: "wait" });
+        await context.close();
       }
     });
 

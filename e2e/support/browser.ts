@@ -39,6 +39,11 @@ export interface OpenPageOptions {
   timeout?: number;
   /** false: a browser that runs no script (what a crawler or a reader with JavaScript off sees). */
   javaScriptEnabled?: boolean;
+  /**
+   * "block": the app's service worker is not registered. Playwright's `page.route` does not see a request the
+   * service worker answers from its cache, so a test that holds a script back needs a page without one.
+   */
+  serviceWorkers?: "allow" | "block";
 }
 
 export interface OpenedPage {
@@ -57,6 +62,7 @@ export async function openPage(browser: Browser, baseUrl: string, options: OpenP
     isMobile: viewport === "mobile",
     hasTouch: viewport === "mobile",
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    serviceWorkers: options.serviceWorkers ?? "allow",
     // Each context is another person at another address (see clientAddress).
     extraHTTPHeaders: { "CF-Connecting-IP": clientAddress() },
     storageState: options.sessionToken

@@ -13,7 +13,7 @@ export const twoDigits = (n: number) => String(n).padStart(2, "0");
 /**
  * A calendar date such as "Nov 22, 2026", in this browser's language and time zone; `as: "rendered"` is the
  * Worker's way (en-US, UTC), which the server's HTML and the browser's hydrating render both use
- * (lib/hydration.tsx useHydrated). The Worker's way is written out by hand, as `Intl.DateTimeFormat("en-US",
+ * (lib/hydration.tsx useLocalTime). The Worker's way is written out by hand, as `Intl.DateTimeFormat("en-US",
  * { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" })` writes it (a property test holds them
  * equal): building a formatter is the costly part of writing a date, the hydrating render is one task on the
  * phone's main thread, and the render after it builds the reader's own formatter anyway.

@@ -1,16 +1,16 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { HydrationProvider, useHydrated, useNow } from "./hydration";
+import { HydrationProvider, useLocalTime, useNow } from "./hydration";
 
-/** What a component reading the browser's view draws, render by render. */
+/** What a component writing a time draws, render by render. */
 function Probe({ seen }: { seen: string[] }) {
-  const hydrated = useHydrated();
+  const localTime = useLocalTime();
   const now = useNow();
-  seen.push(hydrated ? "browser" : `server at ${now}`);
-  return <p>{hydrated ? "browser's view" : "server's view"}</p>;
+  seen.push(localTime ? "browser" : `server at ${now}`);
+  return <p>{localTime ? "browser's view" : "server's view"}</p>;
 }
 
-describe("the switch from the server's view to the browser's", () => {
+describe("times: from the server's clock and UTC to the reader's", () => {
   it("with a server render: first the server's view at its clock, then the browser's once hydrated", async () => {
     const seen: string[] = [];
     render(

@@ -3,40 +3,54 @@
 // first render must say exactly the same, whatever this browser knows more (a session in localStorage, a tab
 // kept in the history entry, the local time zone, the time now). Components read those only through these
 // hooks: the server's version on the server and while hydrating, the browser's own from the render after.
-import { createContext, startTransition, useContext, useEffect, useState, type ReactNode } from "react";
+import { createContext, startTransition, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from "react";
+
+const subscribeToNothing = () => () => {};
+const inBrowser = () => true;
+const onServer = () => false;
+
+/**
+ * Who reads the page, and so what its controls do (the session in localStorage, the tab kept in the history entry):
+ * false on the server and while the browser hydrates the server's HTML; true from the render after hydration, which
+ * React makes at once, in the task that ends the hydration (a button must never act for a visitor once it can be
+ * clicked by the member), and from the start when the app renders without server HTML.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(subscribeToNothing, inBrowser, onServer);
+}
 
 /** True where no server HTML is being taken over: a component rendered on its own (a test) is the browser's. */
-const HydratedContext = createContext(true);
+const LocalTimeContext = createContext(true);
 
 /** When the server rendered the page (ms since the epoch); null when the app renders without server HTML. */
 const RenderedAtContext = createContext<number | null>(null);
 
 /**
- * Around the app, on the server and in the browser alike. With `renderedAt` (the server rendered this page) the
- * app starts as the server drew it, and switches to the browser's view once hydrated. The switch is a transition:
- * every component that reads the browser's view (the session, the local clock and dates, a history entry's tab)
- * draws again, and as a transition React does that a few milliseconds at a time, yielding to the browser between
- * them, as the hydration before it did (main.tsx). A store read with useSyncExternalStore switched in the same
- * task that ended the hydration, in one piece: on a phone, the page's longest task (Total Blocking Time).
+ * Around the app, on the server and in the browser alike. With `renderedAt` (the server rendered this page) times
+ * are written as the server wrote them (its clock, UTC) until hydrated, then in the reader's clock and time zone.
+ * That switch changes only how a time reads, never what a control does, so it is a transition: every card of the
+ * browse list writes its age again, and as a transition React does that a few milliseconds at a time, yielding to
+ * the browser between them, as the hydration before it did (main.tsx). Read through useHydrated, it was one task
+ * of the whole list, in the task that ended the hydration: on a phone, the page's longest (Total Blocking Time).
  */
 export function HydrationProvider({ renderedAt, children }: { renderedAt: number | null; children: ReactNode }) {
-  const [hydrated, setHydrated] = useState(renderedAt === null);
+  const [localTime, setLocalTime] = useState(renderedAt === null);
   useEffect(() => {
-    if (!hydrated) startTransition(() => setHydrated(true));
-  }, [hydrated]);
+    if (!localTime) startTransition(() => setLocalTime(true));
+  }, [localTime]);
   return (
     <RenderedAtContext.Provider value={renderedAt}>
-      <HydratedContext.Provider value={hydrated}>{children}</HydratedContext.Provider>
+      <LocalTimeContext.Provider value={localTime}>{children}</LocalTimeContext.Provider>
     </RenderedAtContext.Provider>
   );
 }
 
 /**
- * False on the server and while the browser hydrates the server's HTML; true from the (transition) render after
- * hydration, and from the start when the app renders without server HTML.
+ * Whether times are written in the reader's clock and time zone: false on the server and while the browser
+ * hydrates its HTML, true from a transition after (HydrationProvider), and from the start without server HTML.
  */
-export function useHydrated(): boolean {
-  return useContext(HydratedContext);
+export function useLocalTime(): boolean {
+  return useContext(LocalTimeContext);
 }
 
 /**
@@ -45,6 +59,6 @@ export function useHydrated(): boolean {
  */
 export function useNow(): number {
   const renderedAt = useContext(RenderedAtContext);
-  const hydrated = useHydrated();
-  return !hydrated && renderedAt !== null ? renderedAt : Date.now();
+  const localTime = useLocalTime();
+  return !localTime && renderedAt !== null ? renderedAt : Date.now();
 }

@@ -15,7 +15,7 @@ import { CheckIcon, LockIcon } from "../../components/ui/icons";
 import { Skeleton } from "../../components/ui/skeleton";
 import { cn } from "../../lib/cn";
 import { formatDate, formatRenderedTime, formatSats, shortId, shorten } from "../../lib/format";
-import { useHydrated, useNow } from "../../lib/hydration";
+import { useLocalTime, useNow } from "../../lib/hydration";
 import { timeRemaining } from "../../../../domain/format";
 import { useAuth } from "../auth/auth-context";
 import { configKeys, type AppConfig } from "../config/use-config";
@@ -177,9 +177,9 @@ function DeliveredFiles({ gig }: { gig: Gig }) {
 
 /** The deadline: in the reader's time zone once hydrated, in UTC (saying so) in the Worker's page before that. */
 function DeadlineText({ deadline }: { deadline: string }) {
-  const hydrated = useHydrated();
+  const localTime = useLocalTime();
   const date = new Date(deadline);
-  if (!hydrated) {
+  if (!localTime) {
     return <>{`${formatDate(deadline, { as: "rendered" })} ${formatRenderedTime(date)} UTC`}</>;
   }
   return <>{`${formatDate(deadline)} ${date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}`}</>;
@@ -211,7 +211,7 @@ export interface GigDetailsBodyProps {
 
 /** Everything a gig shows, for the details dialog and the gig's own page alike. */
 export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, renderedPage = false }: GigDetailsBodyProps) {
-  const hydrated = useHydrated();
+  const localTime = useLocalTime();
   const now = useNow();
   // A member's browser shows the visitor's page the Worker rendered until their session is read: the next step
   // keeps its place meanwhile rather than offering them to log in.
@@ -255,7 +255,7 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
           {gig.timeframe} {gig.timeframe === 1 ? "day" : "days"}
         </Fact>
         <Fact label="Category">{gig.category}</Fact>
-        <Fact label="Posted">{formatDate(gig.createdAt, { as: hydrated ? "local" : "rendered" })}</Fact>
+        <Fact label="Posted">{formatDate(gig.createdAt, { as: localTime ? "local" : "rendered" })}</Fact>
         <Fact label="Deadline">{gig.deadline ? <DeadlineText deadline={gig.deadline} /> : "Set when claimed"}</Fact>
         <Fact label="Time remaining">{remainingText(gig, now)}</Fact>
       </dl>

@@ -3,7 +3,7 @@ import { UserAvatar } from "../../components/ui/avatar";
 import { Badge } from "../../components/ui/badge";
 import { CheckIcon, ExternalLinkIcon, StarIcon } from "../../components/ui/icons";
 import { formatDate, shorten } from "../../lib/format";
-import { useHydrated } from "../../lib/hydration";
+import { useLocalTime } from "../../lib/hydration";
 import type { Review } from "./types";
 
 export function Stars({ rating }: { rating: number }) {
@@ -38,7 +38,7 @@ export function SignedOnNostr({ nevent }: { nevent: string }) {
 
 export function ReviewsList({ reviews }: { reviews: Review[] }) {
   // A member's public profile is rendered by the Worker: its dates first as rendered there, then local.
-  const hydrated = useHydrated();
+  const localTime = useLocalTime();
   if (reviews.length === 0) return <p className="rounded-xl border border-dashed border-stone-300 p-8 text-center text-stone-500">No reviews yet</p>;
   return (
     <ul className="flex flex-col gap-3">
@@ -57,7 +57,7 @@ export function ReviewsList({ reviews }: { reviews: Review[] }) {
                   <span className="font-medium">{name}</span>
                 )}
                 <time dateTime={review.createdAt} className="text-xs text-stone-500">
-                  {formatDate(review.createdAt, { as: hydrated ? "local" : "rendered" })}
+                  {formatDate(review.createdAt, { as: localTime ? "local" : "rendered" })}
                 </time>
               </div>
               <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
