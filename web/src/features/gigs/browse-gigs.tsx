@@ -1,6 +1,6 @@
 // The Browse tab (SPEC.md §2): type toggle, search (an npub opens that profile), category and budget
 // filters, open gigs a page at a time, six skeleton cards while loading, and the two empty states.
-import { useId, useState, type FormEvent } from "react";
+import { memo, useId, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
 import { Button, buttonClasses } from "../../components/ui/button";
 import { Card } from "../../components/ui/card";
@@ -28,7 +28,12 @@ import { useBrowseGigs } from "./use-gigs";
 export const SEARCH_DEBOUNCE_MS = 300;
 const BROWSE_SKELETONS = 6;
 
-export function BrowseGigs() {
+/**
+ * Drawn again only for what it reads itself (its filters, its list, the clock). The home page's tab around it
+ * (home.tsx MainTabContent) is drawn again once hydrated, in the task that ends the hydration (lib/hydration.tsx
+ * useHydrated); without `memo` that drew every card of the list again there, in one piece.
+ */
+export const BrowseGigs = memo(function BrowseGigs() {
   const id = useId();
   const navigate = useNavigate();
   const { openDetails } = useGigDialogs();
@@ -203,4 +208,4 @@ export function BrowseGigs() {
       )}
     </section>
   );
-}
+});
