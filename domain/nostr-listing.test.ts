@@ -8,6 +8,7 @@ import {
   isActiveListing,
   isListedOnNostr,
   listingAddress,
+  listingNaddr,
   listingTemplate,
   originOfListing,
   sameContent,
@@ -15,7 +16,6 @@ import {
   SUMMARY_MAX_CHARS,
   type ListedGig,
 } from "./nostr-listing";
-import { listingNaddr } from "./nostr-naddr";
 
 const platform = getPublicKey(generateSecretKey());
 const poster = getPublicKey(generateSecretKey());
