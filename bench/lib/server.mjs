@@ -3,9 +3,9 @@
 // and, to compare with, an empty Worker under wrangler dev started the same way.
 import { spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../../scripts/free-port.mjs";
 
 export function findTaskset() {
   for (const dir of (process.env.PATH ?? "").split(":")) {
@@ -19,21 +19,11 @@ export function pinned(pin, core, cmd, args) {
   return pin ? [pin, ["-c", String(core), cmd, ...args]] : [cmd, args];
 }
 
+export { freePort };
+
 /** [command, args] run at another scheduling priority (`nice -n`), when asked. */
 export function niced(nice, cmd, args) {
   return nice ? ["nice", ["-n", String(nice), cmd, ...args]] : [cmd, args];
-}
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs a command to completion (bounded); throws with the tail of its output when it fails. */

@@ -4,10 +4,10 @@
 // (its whole process group) by `stop()`.
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ARTIFACTS_DIR, E2E_ADMIN_PIN } from "./paths";
+import { freePort } from "../../scripts/free-port.mjs";
 import { WORKER_SETTINGS } from "../../scripts/worker-settings.mjs";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
@@ -92,19 +92,6 @@ async function stopGroup(server: ChildProcess, exited: Promise<void>) {
   signalGroup("SIGTERM");
   await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
   signalGroup("SIGKILL");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function tail(file: string, lines = 30): string {

@@ -3,11 +3,11 @@
 // URL through `inject("baseUrl")`, and stops the whole process group at the end.
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { ARTIFACTS_DIR, E2E_ADMIN_PIN } from "./paths";
+import { freePort } from "../../scripts/free-port.mjs";
 import { WORKER_SETTINGS } from "../../scripts/worker-settings.mjs";
 
 declare module "vitest" {
@@ -103,19 +103,6 @@ async function stopGroup(server: ChildProcess, exited: Promise<number | null>) {
   // Whatever is left of the group (a stuck workerd) goes too.
   signalGroup("SIGKILL");
   if (!stopped) console.warn("[e2e] the app did not stop within 15 s; killed it");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function tail(file: string, lines: number): string {
