@@ -1,9 +1,12 @@
 // Story (issue 18): a member opens their Active screen on a phone. Their gigs arrive after the page first
 // paints; nothing they can see jumps while it fills in (the footer waits below the fold). Measured as the
-// browser measures it: the layout-shift entries of the page's load (Cumulative Layout Shift).
+// browser measures it: the layout-shift entries of the page's load (Cumulative Layout Shift). The same on a
+// gig's own page for its hirer: what fills in once their browser has read the page again (the "Also on Nostr"
+// line, which waits for the deployment's settings) never pushes the buttons they are about to tap.
 import { describe, expect, inject, it } from "vitest";
 import { useBrowser, type ViewportName } from "./support/browser";
-import { fundedJob, member, shotsOnFailure, uniqueTitle } from "./support/gigs";
+import { apiJson } from "./support/api";
+import { fundedJob, member, openGigDetails, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const openPage = useBrowser();
@@ -25,6 +28,17 @@ async function layoutShifts(page: import("playwright-core").Page): Promise<{ val
   );
 }
 
+/** Holds back the page's requests to `url` (a glob) until the returned function is called. */
+async function holdBack(page: import("playwright-core").Page, url: string): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 describe("a screen that fills in after its first paint", () => {
   for (const viewport of ["mobile", "desktop"] as ViewportName[]) {
     it(`moves nothing on screen while a hirer's Active screen loads (${viewport})`, async () => {
@@ -43,4 +57,75 @@ describe("a screen that fills in after its first paint", () => {
       await context.close();
     });
   }
+
+  it("moves none of the hirer's buttons while their gig's page fills in (mobile)", async () => {
+    const hirer = await member(baseUrl, "Gus Gigpage");
+    const title = uniqueTitle("Steady gig page job");
+    const gig = await fundedJob(baseUrl, hirer, title);
+    // The deployment's settings (GET /api/config) are held back until the hirer's buttons show: the latest they
+    // can come on a slow line. Without the service worker, which would answer them itself.
+    const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken, serviceWorkers: "block" });
+    shotsOnFailure("layout-stability-gig-page", { hirer: page });
+    const release = await holdBack(page, "**/api/config");
+    await page.goto(`/gig/${gig.id}`);
+    const manage = page.getByRole("button", { name: "Manage" });
+    await manage.waitFor();
+    const first = await manage.boundingBox();
+    release();
+    await page.getByRole("region", { name: "Also on Nostr" }).waitFor();
+    const shifts = await layoutShifts(page);
+    expect(await manage.boundingBox()).toEqual(first);
+    expect(shifts.reduce((sum, s) => sum + s.value, 0), JSON.stringify(shifts)).toBeLessThan(0.01);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
+  it("moves no milestone's Approve button while the details fill in (mobile)", async () => {
+    const hirer = await member(baseUrl, "Mia Milestone");
+    const worker = await member(baseUrl, "Walt Worker");
+    const title = uniqueTitle("Steady milestone job");
+    const posted = await apiJson<{ gig: { id: string }; paymentRequest: string }>(baseUrl, "POST", "/api/gigs", {
+      sessionToken: hirer.sessionToken,
+      body: {
+        gigType: "job_request",
+        title,
+        description: "A shop site in two steps: the wireframes, then the pages.",
+        category: "Development",
+        payment: 5_000,
+        timeframe: 14,
+        milestones: [
+          { title: "Wireframes", amount: 2_000 },
+          { title: "Pages", amount: 3_000 },
+        ],
+      },
+    });
+    const gigId = posted.gig.id;
+    await apiJson(baseUrl, "POST", "/api/dev/invoices/pay", { body: { paymentRequest: posted.paymentRequest } });
+    const interest = await apiJson<{ id: string }>(baseUrl, "POST", `/api/gigs/${gigId}/pre-claim-messages`, {
+      sessionToken: worker.sessionToken,
+      body: { message: "I draw wireframes." },
+    });
+    for (const step of ["approve", "enable-claim"]) await apiJson(baseUrl, "PATCH", `/api/pre-claim-messages/${interest.id}/${step}`, { sessionToken: hirer.sessionToken });
+    await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/claim`, { sessionToken: worker.sessionToken });
+    await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/start-work`, { sessionToken: worker.sessionToken });
+    await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/milestones/1/submit`, { sessionToken: worker.sessionToken, body: { workSubmission: "Wireframes: https://example.com/wireframes" } });
+
+    // The code for changing the milestones (loaded when first shown) is held back until the hirer's Approve
+    // button shows: the latest it can come.
+    const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken, serviceWorkers: "block" });
+    shotsOnFailure("layout-stability-milestone", { hirer: page });
+    const release = await holdBack(page, "**/assets/milestone-plan-change-*.js");
+    const details = await openGigDetails(page, gigId, title);
+    const approve = details.getByRole("button", { name: "Approve milestone 1" });
+    await approve.waitFor();
+    const first = await approve.boundingBox();
+    release();
+    await details.getByRole("button", { name: "Change milestones" }).waitFor();
+    await details.getByRole("region", { name: "Also on Nostr" }).waitFor();
+    expect(await approve.boundingBox()).toEqual(first);
+    await approve.scrollIntoViewIfNeeded();
+    await storyShot(page, "layout-stability-milestone-approve");
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
 });

@@ -274,16 +274,7 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
       </p>
 
       {gig.status === "cancelled" && <p className="rounded-lg bg-stone-100 p-3 text-center text-sm text-stone-600">This gig was cancelled.</p>}
-      {hasPlan(gig) ? (
-        <>
-          <MilestoneSteps gig={gig} />
-          <Suspense fallback={null}>
-            <MilestonePlanChange gig={gig} />
-          </Suspense>
-        </>
-      ) : (
-        gig.status !== "cancelled" && <Stepper gig={gig} />
-      )}
+      {hasPlan(gig) ? <MilestoneSteps gig={gig} /> : gig.status !== "cancelled" && <Stepper gig={gig} />}
 
       {gig.revisionNote && gig.status === "needs_revision" && (
         <section className="flex flex-col gap-1 rounded-lg border border-amber-200 bg-amber-50 p-3">
@@ -305,9 +296,17 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
           {gig.status === "disputed" && <p className="text-xs text-red-800">The platform admin is reviewing this gig.</p>}
         </section>
       )}
-      <NostrListing gig={gig} ask={!renderedPage || user !== null} />
-
       <GigActions gig={gig} />
+
+      {/* Below the actions, what may come a moment after the rest: changing the milestones (its code loads when
+          first shown) and the Nostr listing (it waits for the deployment's settings). Arriving there, they move
+          nothing above them, never the next step's button under a finger about to tap it. */}
+      {hasPlan(gig) && (
+        <Suspense fallback={null}>
+          <MilestonePlanChange gig={gig} />
+        </Suspense>
+      )}
+      <NostrListing gig={gig} ask={!renderedPage || user !== null} />
     </div>
   );
 }
