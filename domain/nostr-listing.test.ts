@@ -8,7 +8,6 @@ import {
   isActiveListing,
   isListedOnNostr,
   listingAddress,
-  listingNaddr,
   listingTemplate,
   originOfListing,
   sameContent,
@@ -16,6 +15,7 @@ import {
   SUMMARY_MAX_CHARS,
   type ListedGig,
 } from "./nostr-listing";
+import { listingNaddr } from "./nostr-naddr";
 
 const platform = getPublicKey(generateSecretKey());
 const poster = getPublicKey(generateSecretKey());

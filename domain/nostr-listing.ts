@@ -2,8 +2,8 @@
 // NIP-99 classified listing (kind 30402, addressable by its `d` = the gig's id), replaced when the gig changes
 // and deleted (NIP-09, kind 5) when the admin removes it; one NIP-89 handler announcement (kind 31990) tells
 // clients that Gigstr's gig page opens those listings. Pure: the Worker's outbox (worker/services/nostr-outbox.ts)
-// signs and sends them; the web app may build a listing's `naddr` from the same functions.
-import { naddrEncode } from "nostr-tools/nip19";
+// signs and sends them. A listing's `naddr` is built in domain/nostr-naddr.ts, apart: the web app loads that
+// encoder only for a gig whose line it shows.
 import { REMOVED_BY_ADMIN, type GigType } from "./gig";
 
 export const LISTING_KIND = 30402;
@@ -70,10 +70,6 @@ export function isListedOnNostr(gig: ListingState): boolean {
 
 /** The listing's address: `30402:<platform pubkey>:<gig id>` (NIP-01 `a` tag form). */
 export const listingAddress = (platformPubkey: string, gigId: string) => `${LISTING_KIND}:${platformPubkey}:${gigId}`;
-
-/** The listing's NIP-19 `naddr` (what "Also on Nostr" shows, and what the handler URL template takes). */
-export const listingNaddr = (platformPubkey: string, gigId: string, relays: readonly string[] = []) =>
-  naddrEncode({ kind: LISTING_KIND, pubkey: platformPubkey, identifier: gigId, relays: [...relays] });
 
 /** The gig page's URL on the public origin. */
 export const gigPageUrl = (origin: string, gigId: string) => `${origin.replace(/\/+$/, "")}/gig/${encodeURIComponent(gigId)}`;

@@ -3,8 +3,9 @@
 // to copy or to open in a Nostr app (a `nostr:` link). Shown only for a gig that is (or was) listed, by the
 // one rule the outbox follows too (isListedOnNostr), and not while publishing is off (no platform key in
 // GET /api/config). One line on a phone: the naddr is shortened in the middle.
-import { useId, useMemo } from "react";
-import { isListedOnNostr, listingNaddr } from "../../../../domain/nostr-listing";
+import { useQuery } from "@tanstack/react-query";
+import { useId } from "react";
+import { isListedOnNostr } from "../../../../domain/nostr-listing";
 import { CopyButton } from "../../components/ui/copy-button";
 import { ExternalLinkIcon } from "../../components/ui/icons";
 import { useConfig } from "../config/use-config";
@@ -21,11 +22,16 @@ export function useListingNaddr(gig: Pick<Gig, "id" | "gigType" | "status" | "es
   const { data: config } = useConfig();
   const platformPubkey = config?.nostr?.platformPubkey ?? null;
   const relays = config?.nostr?.relays;
-  const listed = isListedOnNostr(gig);
-  return useMemo(
-    () => (platformPubkey && listed ? listingNaddr(platformPubkey, gig.id, (relays ?? []).slice(0, NADDR_RELAY_HINTS)) : null),
-    [platformPubkey, relays, listed, gig.id],
-  );
+  const shown = !!platformPubkey && isListedOnNostr(gig);
+  const hints = (relays ?? []).slice(0, NADDR_RELAY_HINTS);
+  // The encoder (nostr-tools' NIP-19) is loaded for a gig this line is shown for, not with every gig's details.
+  const { data: naddr } = useQuery({
+    queryKey: ["listing-naddr", platformPubkey, gig.id, hints],
+    queryFn: async () => (await import("../../../../domain/nostr-naddr")).listingNaddr(platformPubkey!, gig.id, hints),
+    enabled: shown,
+    staleTime: Infinity,
+  });
+  return shown ? (naddr ?? null) : null;
 }
 
 export function AlsoOnNostr({ gig }: { gig: Gig }) {
