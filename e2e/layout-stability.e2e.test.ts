@@ -6,7 +6,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { useBrowser, type ViewportName } from "./support/browser";
 import { apiJson } from "./support/api";
-import { fundedJob, member, openGigDetails, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
+import { claimedJob, fundedJob, member, openGigDetails, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const openPage = useBrowser();
@@ -84,29 +84,10 @@ describe("a screen that fills in after its first paint", () => {
     const hirer = await member(baseUrl, "Mia Milestone");
     const worker = await member(baseUrl, "Walt Worker");
     const title = uniqueTitle("Steady milestone job");
-    const posted = await apiJson<{ gig: { id: string }; paymentRequest: string }>(baseUrl, "POST", "/api/gigs", {
-      sessionToken: hirer.sessionToken,
-      body: {
-        gigType: "job_request",
-        title,
-        description: "A shop site in two steps: the wireframes, then the pages.",
-        category: "Development",
-        payment: 5_000,
-        timeframe: 14,
-        milestones: [
-          { title: "Wireframes", amount: 2_000 },
-          { title: "Pages", amount: 3_000 },
-        ],
-      },
-    });
-    const gigId = posted.gig.id;
-    await apiJson(baseUrl, "POST", "/api/dev/invoices/pay", { body: { paymentRequest: posted.paymentRequest } });
-    const interest = await apiJson<{ id: string }>(baseUrl, "POST", `/api/gigs/${gigId}/pre-claim-messages`, {
-      sessionToken: worker.sessionToken,
-      body: { message: "I draw wireframes." },
-    });
-    for (const step of ["approve", "enable-claim"]) await apiJson(baseUrl, "PATCH", `/api/pre-claim-messages/${interest.id}/${step}`, { sessionToken: hirer.sessionToken });
-    await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/claim`, { sessionToken: worker.sessionToken });
+    const { id: gigId } = await claimedJob(baseUrl, hirer, worker, title, 5_000, [
+      { title: "Wireframes", amount: 2_000 },
+      { title: "Pages", amount: 3_000 },
+    ]);
     await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/start-work`, { sessionToken: worker.sessionToken });
     await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/milestones/1/submit`, { sessionToken: worker.sessionToken, body: { workSubmission: "Wireframes: https://example.com/wireframes" } });
 

@@ -42,19 +42,22 @@ export function uniqueTitle(words: string): string {
 
 const DESCRIPTION = "Clear brief, small scope, paid in sats through the escrow.";
 
-/** A job request posted and funded by the dev wallet: status open. */
-export async function fundedJob(baseUrl: string, hirer: SignedInUser, title: string, payment = 10_000): Promise<GigView> {
+/** Milestones of a job paid step by step: their amounts add up to its payment. */
+export type Plan = { title: string; amount: number }[];
+
+/** A job request posted and funded by the dev wallet (with a plan: its milestone 1): status open. */
+export async function fundedJob(baseUrl: string, hirer: SignedInUser, title: string, payment = 10_000, milestones?: Plan): Promise<GigView> {
   const posted = await apiJson<{ gig: GigView; paymentRequest: string }>(baseUrl, "POST", "/api/gigs", {
     sessionToken: hirer.sessionToken,
-    body: { gigType: "job_request", title, description: DESCRIPTION, category: "Writing", payment, timeframe: 7 },
+    body: { gigType: "job_request", title, description: DESCRIPTION, category: "Writing", payment, timeframe: 7, ...(milestones && { milestones }) },
   });
   await apiJson(baseUrl, "POST", "/api/dev/invoices/pay", { body: { paymentRequest: posted.paymentRequest } });
   return getGig(baseUrl, hirer, posted.gig.id);
 }
 
 /** The worker's interest approved with claim enabled by the owner, then the worker claims: status claimed. */
-export async function claimedJob(baseUrl: string, hirer: SignedInUser, worker: SignedInUser, title: string, payment = 10_000): Promise<GigView> {
-  const gig = await fundedJob(baseUrl, hirer, title, payment);
+export async function claimedJob(baseUrl: string, hirer: SignedInUser, worker: SignedInUser, title: string, payment = 10_000, milestones?: Plan): Promise<GigView> {
+  const gig = await fundedJob(baseUrl, hirer, title, payment, milestones);
   const interest = await apiJson<{ id: string }>(baseUrl, "POST", `/api/gigs/${gig.id}/pre-claim-messages`, {
     sessionToken: worker.sessionToken,
     body: { message: "I can do this today." },
