@@ -6,7 +6,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { useBrowser, type ViewportName } from "./support/browser";
 import { apiJson } from "./support/api";
-import { claimedJob, fundedJob, member, openGigDetails, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
+import { claimedJob, fundedJob, member, milestoneSteps, openGigDetails, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const openPage = useBrowser();
@@ -70,6 +70,9 @@ describe("a screen that fills in after its first paint", () => {
     await page.goto(`/gig/${gig.id}`);
     const manage = page.getByRole("button", { name: "Manage" });
     await manage.waitFor();
+    // The rest of the page is in: the interest messages' answer replaced their placeholder (a taller one, which
+    // moves the buttons below it by itself: not what this test is about).
+    await page.getByText("No interest messages yet").waitFor();
     const first = await manage.boundingBox();
     release();
     await page.getByRole("region", { name: "Also on Nostr" }).waitFor();
@@ -99,6 +102,9 @@ describe("a screen that fills in after its first paint", () => {
     const details = await openGigDetails(page, gigId, title);
     const approve = details.getByRole("button", { name: "Approve milestone 1" });
     await approve.waitFor();
+    // The rest of the details is in: the milestones, which the list's answer the dialog opens with has not (they
+    // arrive with the details' answer, and move the button by themselves: not what this test is about).
+    await milestoneSteps(details).nth(1).waitFor();
     const first = await approve.boundingBox();
     release();
     await details.getByRole("button", { name: "Change milestones" }).waitFor();
