@@ -4,7 +4,7 @@
 // gig's own page for its hirer: what fills in once their browser has read the page again (the "Also on Nostr"
 // line, which waits for the deployment's settings) never pushes the buttons they are about to tap.
 import { describe, expect, inject, it } from "vitest";
-import { useBrowser, type ViewportName } from "./support/browser";
+import { holdBack, useBrowser, type ViewportName } from "./support/browser";
 import { apiJson } from "./support/api";
 import { claimedJob, fundedJob, member, milestoneSteps, openGigDetails, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
 
@@ -26,17 +26,6 @@ async function layoutShifts(page: import("playwright-core").Page): Promise<{ val
         setTimeout(() => resolve(shifts), 500);
       }),
   );
-}
-
-/** Holds back the page's requests to `url` (a glob) until the returned function is called. */
-async function holdBack(page: import("playwright-core").Page, url: string): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(url, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
 }
 
 describe("a screen that fills in after its first paint", () => {

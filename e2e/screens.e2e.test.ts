@@ -29,7 +29,7 @@ import {
   settle,
   unreachableByTab,
 } from "./support/axe";
-import { type ViewportName, launchBrowser, openPage, screenshot } from "./support/browser";
+import { type ViewportName, holdBack, launchBrowser, openPage, screenshot } from "./support/browser";
 import { ARTIFACTS_DIR } from "./support/paths";
 import { type NotificationView, type World, seedWorld } from "./support/seed";
 
@@ -875,13 +875,7 @@ describe.each<ViewportName>(["mobile", "desktop"])("screens at the %s size", (vi
       // name ("Account menu for …") for speech control and screen readers: axe's label-in-name rule.
       // A page of its own without the service worker, which would answer the module from its cache, past the route.
       const { page, context } = await openPage(browser, baseUrl, { viewport, sessionToken: world.worker.sessionToken, serviceWorkers: "block" });
-      let release = () => {};
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const robot = /\/assets\/robot-avatar-[^/]*\.js$/;
-      await page.route(robot, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdBack(page, /\/assets\/robot-avatar-[^/]*\.js$/);
       try {
         await page.goto("/?tab=active");
         const account = page.getByRole("banner").getByRole("button", { name: /^Account menu for / });

@@ -4,7 +4,7 @@
 // (hydrates it) as it is: no mismatch, no second request for what the page already holds, and the page works.
 import type { ConsoleMessage, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { screenshot, useBrowser } from "./support/browser";
+import { holdBack, screenshot, useBrowser } from "./support/browser";
 import { fundedJob, member, shotsOnFailure, uniqueTitle, type GigView, type Member } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
@@ -79,12 +79,7 @@ async function openAndHydrate(page: Page, path: string) {
     const url = new URL(request.url());
     if (url.pathname.startsWith("/api/")) apiReads.push(`${request.method()} ${url.pathname}${url.search}`);
   });
-  let release!: () => void;
-  const marked = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/assets/*.js", async (route) => {
-    await marked;
-    await route.continue();
-  });
+  const release = await holdBack(page, "**/assets/*.js");
   await page.goto(path, { waitUntil: "commit" });
   const heading = page.locator("main h1").first();
   await heading.waitFor();

@@ -94,6 +94,21 @@ export function useBrowser(): (baseUrl: string, options?: OpenPageOptions) => Pr
   };
 }
 
+/**
+ * Holds back the page's requests to `url` (a glob or a pattern) until the returned function is called: to see a
+ * page as it is before a script or an answer arrives. Playwright's route does not see what a service worker
+ * answers (open the page with `serviceWorkers: "block"`).
+ */
+export async function holdBack(page: Page, url: string | RegExp): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Saves a full-page PNG as e2e/artifacts/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
