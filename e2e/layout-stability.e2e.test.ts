@@ -1,12 +1,13 @@
 // Story (issue 18): a member opens their Active screen on a phone. Their gigs arrive after the page first
 // paints; nothing they can see jumps while it fills in (the footer waits below the fold). Measured as the
 // browser measures it: the layout-shift entries of the page's load (Cumulative Layout Shift). The same on a
-// gig's own page for its hirer: what fills in once their browser has read the page again (the "Also on Nostr"
-// line, which waits for the deployment's settings) never pushes the buttons they are about to tap.
+// gig's own page for its hirer, and in a gig's details opened from a list: what fills in a moment later (the
+// interest messages, the "Also on Nostr" line, which waits for the deployment's settings, a plan's milestones and
+// the code for changing them) never pushes the buttons they are about to tap.
 import { describe, expect, inject, it } from "vitest";
 import { holdBack, useBrowser, type ViewportName } from "./support/browser";
 import { apiJson } from "./support/api";
-import { claimedJob, fundedJob, member, milestoneSteps, openGigDetails, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
+import { claimedJob, dialog, fundedJob, gigCard, member, milestoneSteps, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const openPage = useBrowser();
@@ -51,19 +52,28 @@ describe("a screen that fills in after its first paint", () => {
     const hirer = await member(baseUrl, "Gus Gigpage");
     const title = uniqueTitle("Steady gig page job");
     const gig = await fundedJob(baseUrl, hirer, title);
-    // The deployment's settings (GET /api/config) are held back until the hirer's buttons show: the latest they
-    // can come on a slow line. Without the service worker, which would answer them itself.
+    // The deployment's settings (GET /api/config) and the interest messages are held back until the hirer's
+    // buttons show: the latest they can come on a slow line. Without the service worker, which would answer the
+    // settings itself.
     const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken, serviceWorkers: "block" });
     shotsOnFailure("layout-stability-gig-page", { hirer: page });
-    const release = await holdBack(page, "**/api/config");
+    const releaseConfig = await holdBack(page, "**/api/config");
+    const releaseInterest = await holdBack(page, `**/api/gigs/${gig.id}/pre-claim-messages`);
     await page.goto(`/gig/${gig.id}`);
     const manage = page.getByRole("button", { name: "Manage" });
+    const interestHeading = page.getByRole("heading", { name: "Interest messages" });
     await manage.waitFor();
-    // The rest of the page is in: the interest messages' answer replaced their placeholder (a taller one, which
-    // moves the buttons below it by itself: not what this test is about).
+    // The button's distance below the interest messages' heading: their placeholder is the empty list's box.
+    const gap = async () => (await manage.boundingBox())!.y - (await interestHeading.boundingBox())!.y;
+    const gapWhileLoading = await gap();
+    releaseInterest();
     await page.getByText("No interest messages yet").waitFor();
+    expect(await gap()).toBe(gapWhileLoading);
+    // The next step above says what the messages mean for the hirer (its height follows its words): the rest is
+    // measured once it shows.
+    await page.getByText("Waiting for workers to send an interest message.").waitFor();
     const first = await manage.boundingBox();
-    release();
+    releaseConfig();
     await page.getByRole("region", { name: "Also on Nostr" }).waitFor();
     const shifts = await layoutShifts(page);
     expect(await manage.boundingBox()).toEqual(first);
@@ -83,19 +93,24 @@ describe("a screen that fills in after its first paint", () => {
     await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/start-work`, { sessionToken: worker.sessionToken });
     await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/milestones/1/submit`, { sessionToken: worker.sessionToken, body: { workSubmission: "Wireframes: https://example.com/wireframes" } });
 
-    // The code for changing the milestones (loaded when first shown) is held back until the hirer's Approve
-    // button shows: the latest it can come.
+    // The dialog opens from the Active list with the list's copy of the gig, which has no milestones; the
+    // details' own answer, with them, and the code for changing them (loaded when first shown) are held back.
     const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken, serviceWorkers: "block" });
     shotsOnFailure("layout-stability-milestone", { hirer: page });
-    const release = await holdBack(page, "**/assets/milestone-plan-change-*.js");
-    const details = await openGigDetails(page, gigId, title);
+    const releaseDetails = await holdBack(page, `**/api/gigs/${gigId}`);
+    const releaseChunk = await holdBack(page, "**/assets/milestone-plan-change-*.js");
+    await page.goto("/?tab=active");
+    await gigCard(page, title).getByRole("button", { name: title, exact: true }).click();
+    const details = dialog(page, title);
+    await details.getByText("Posted by").waitFor();
     const approve = details.getByRole("button", { name: "Approve milestone 1" });
+    // No button before the milestones: they would push it down as they came.
+    expect(await approve.count()).toBe(0);
+    releaseDetails();
     await approve.waitFor();
-    // The rest of the details is in: the milestones, which the list's answer the dialog opens with has not (they
-    // arrive with the details' answer, and move the button by themselves: not what this test is about).
-    await milestoneSteps(details).nth(1).waitFor();
+    expect(await milestoneSteps(details).count()).toBe(2);
     const first = await approve.boundingBox();
-    release();
+    releaseChunk();
     await details.getByRole("button", { name: "Change milestones" }).waitFor();
     await details.getByRole("region", { name: "Also on Nostr" }).waitFor();
     expect(await approve.boundingBox()).toEqual(first);

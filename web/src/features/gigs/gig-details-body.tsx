@@ -218,6 +218,10 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
   const { isLoading: signingIn, user } = useAuth();
   const poster = gig.poster;
   const posterName = poster ? poster.displayName || shorten(poster.username, true) : null;
+  // A gig paid in milestones opened from a list shows the list's copy until its own answer brings the milestones.
+  // Its actions wait for them: drawn before, the next step's button would be pushed down as the milestones arrive,
+  // from under a finger about to tap it.
+  const planPending = hasPlan(gig) && !gig.milestones;
   return (
     <div className="flex flex-col gap-5">
       <div className={cn("flex flex-col gap-1.5", titleClassName)}>
@@ -274,7 +278,13 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
       </p>
 
       {gig.status === "cancelled" && <p className="rounded-lg bg-stone-100 p-3 text-center text-sm text-stone-600">This gig was cancelled.</p>}
-      {hasPlan(gig) ? <MilestoneSteps gig={gig} /> : gig.status !== "cancelled" && <Stepper gig={gig} />}
+      {planPending ? (
+        <Skeleton className="rounded-lg" style={{ height: `${1.75 + gig.milestoneCount * 4.75}rem` }} />
+      ) : hasPlan(gig) ? (
+        <MilestoneSteps gig={gig} />
+      ) : (
+        gig.status !== "cancelled" && <Stepper gig={gig} />
+      )}
 
       {gig.revisionNote && gig.status === "needs_revision" && (
         <section className="flex flex-col gap-1 rounded-lg border border-amber-200 bg-amber-50 p-3">
@@ -296,7 +306,7 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
           {gig.status === "disputed" && <p className="text-xs text-red-800">The platform admin is reviewing this gig.</p>}
         </section>
       )}
-      <GigActions gig={gig} />
+      {planPending ? <Skeleton className="h-11 rounded-lg" /> : <GigActions gig={gig} />}
 
       {/* Below the actions, what may come a moment after the rest: changing the milestones (its code loads when
           first shown) and the Nostr listing (it waits for the deployment's settings). Arriving there, they move

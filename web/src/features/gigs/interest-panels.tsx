@@ -132,7 +132,8 @@ export function InterestReviewPanel({ messages, loading }: { messages: InterestM
         Interest messages {messages.length > 0 && <span className="font-normal text-stone-500">({messages.length})</span>}
       </h3>
       {loading ? (
-        <Skeleton className="h-24 rounded-lg" />
+        // The empty list's box, to the pixel: most gigs have no interest message yet, and the buttons below stay put.
+        <Skeleton className="rounded-lg border border-transparent p-4 text-sm">{"\u00a0"}</Skeleton>
       ) : messages.length === 0 ? (
         <p className="rounded-lg border border-dashed border-stone-300 p-4 text-center text-sm text-stone-500">No interest messages yet</p>
       ) : (
