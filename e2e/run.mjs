@@ -40,9 +40,18 @@ function runSuite(backend, args, resultsFile) {
         const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
         console.log(`e2e (${backend}): ${r.numPassedTests} passed, ${r.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
       }
+      if (code !== 0) printServerLogEnd(backend);
       resolve(code ?? (signal ? 1 : 0));
     });
   });
+}
+
+/** A failed suite's app log, its last lines: what wrangler said when a request got no answer. */
+function printServerLogEnd(backend) {
+  const file = path.join(root, "e2e", "artifacts", `server-app-${backend}.log`); // serverLogName in support/paths.ts
+  if (!existsSync(file)) return;
+  const lines = readFileSync(file, "utf8").split("\n").slice(-80);
+  console.log(`[e2e] the last lines of ${path.relative(root, file)}:\n${lines.join("\n")}`);
 }
 
 // Every browser test on the dev wallet; then, on a whole run, the job from posting to payout again with

@@ -6,7 +6,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } fro
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { ARTIFACTS_DIR, E2E_ADMIN_PIN } from "./paths";
+import { ARTIFACTS_DIR, E2E_ADMIN_PIN, serverLogName } from "./paths";
 import { freePort } from "../../scripts/free-port.mjs";
 import { WORKER_SETTINGS } from "../../scripts/worker-settings.mjs";
 
@@ -26,7 +26,9 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const stateDir = mkdtempSync(path.join(tmpdir(), "gigstr-e2e-"));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const logFile = path.join(ARTIFACTS_DIR, "server.log");
+  const backend = process.env.E2E_LIGHTNING_BACKEND || "dev";
+  // One log per suite (e2e/run.mjs prints its end when the suite fails): the nwc suite's run keeps the dev one.
+  const logFile = path.join(ARTIFACTS_DIR, serverLogName(backend));
   const log = openSync(logFile, "w");
 
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -35,7 +37,7 @@ export default async function setup(project: TestProject) {
     PORT: String(port),
     STATE_DIR: stateDir,
     // dev (the simulated wallet), or nwc: a local NWC wallet through a real relay (scripts/local-nostr).
-    LIGHTNING_BACKEND: process.env.E2E_LIGHTNING_BACKEND || "dev",
+    LIGHTNING_BACKEND: backend,
     ADMIN_PIN: E2E_ADMIN_PIN,
     CRON_INTERVAL_SECONDS: "60",
     // Each walk reads right after it writes, as a visitor too: the edge cache (tested in worker/public-cache.test.ts) is off.
