@@ -7,7 +7,7 @@
 // The page is rendered by the Worker and hydrated (decision 030), so what this draws first reads the clock and
 // the reader's time zone only through lib/hydration.tsx.
 import { skipToken, useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, type ReactNode } from "react";
+import { lazy, Suspense, useRef, type ReactNode } from "react";
 import { Link } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
 import { CopyButton } from "../../components/ui/copy-button";
@@ -166,13 +166,12 @@ function PaymentFact({ gig }: { gig: Gig }) {
   );
 }
 
-/** Files delivered with the work (SPEC.md §2 Attachments): the parties only, once work was submitted. */
-function DeliveredFiles({ gig }: { gig: Gig }) {
+/** Files delivered with the work (SPEC.md §2 Attachments): read for the parties only, once work was submitted. */
+function useDeliveredFiles(gig: Gig) {
   const { user } = useAuth();
   const party = gigPermissions(gig, user?.id).isParty;
   const delivered = !!gig.submittedAt || ["work_submitted", "needs_revision", "completed", "disputed"].includes(gig.status);
-  const files = useGigAttachments(gig.id, party && delivered);
-  return <AttachmentList attachments={files.data ?? []} />;
+  return useGigAttachments(gig.id, party && delivered);
 }
 
 /** The deadline: in the reader's time zone once hydrated, in UTC (saying so) in the Worker's page before that. */
@@ -218,10 +217,16 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
   const { isLoading: signingIn, user } = useAuth();
   const poster = gig.poster;
   const posterName = poster ? poster.displayName || shorten(poster.username, true) : null;
+  const files = useDeliveredFiles(gig);
   // A gig paid in milestones opened from a list shows the list's copy until its own answer brings the milestones.
-  // Its actions wait for them: drawn before, the next step's button would be pushed down as the milestones arrive,
-  // from under a finger about to tap it.
+  // The actions wait for what arrives above them (the milestones, the delivered files): drawn before, the next
+  // step's button would be pushed down as those came, from under a finger about to tap it.
+  // Once shown they stay: the files read again after the worker submits must not take away the review step
+  // that submitting opened.
   const planPending = hasPlan(gig) && !gig.milestones;
+  const actionsShown = useRef(false);
+  const actionsWait = (planPending || files.isLoading) && !actionsShown.current;
+  if (!actionsWait) actionsShown.current = true;
   return (
     <div className="flex flex-col gap-5">
       <div className={cn("flex flex-col gap-1.5", titleClassName)}>
@@ -298,7 +303,7 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
           <p className="text-sm break-words whitespace-pre-wrap text-stone-700">{gig.workSubmission}</p>
         </section>
       )}
-      <DeliveredFiles gig={gig} />
+      <AttachmentList attachments={files.data ?? []} />
       {gig.disputeReason && (
         <section className="flex flex-col gap-1 rounded-lg border border-red-200 bg-red-50 p-3">
           <H className="text-sm font-semibold text-red-900">Dispute</H>
@@ -306,7 +311,7 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
           {gig.status === "disputed" && <p className="text-xs text-red-800">The platform admin is reviewing this gig.</p>}
         </section>
       )}
-      {planPending ? <Skeleton className="h-11 rounded-lg" /> : <GigActions gig={gig} />}
+      {actionsWait ? <Skeleton className="h-11 rounded-lg" /> : <GigActions gig={gig} />}
 
       {/* Below the actions, what may come a moment after the rest: changing the milestones (its code loads when
           first shown) and the Nostr listing (it waits for the deployment's settings). Arriving there, they move
