@@ -7,7 +7,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { holdBack, useBrowser, type ViewportName } from "./support/browser";
 import { apiJson } from "./support/api";
-import { claimedJob, dialog, fundedJob, gigCard, member, milestoneSteps, openGigDetails, shotsOnFailure, storyShot, uniqueTitle } from "./support/gigs";
+import { claimedJob, dialog, fundedJob, gigCard, member, milestoneSteps, openGigDetails, shotsOnFailure, storyShot, submittedJob, uniqueTitle } from "./support/gigs";
 
 const baseUrl = inject("baseUrl");
 const openPage = useBrowser();
@@ -86,8 +86,6 @@ describe("a screen that fills in after its first paint", () => {
     const hirer = await member(baseUrl, "Fay Files");
     const worker = await member(baseUrl, "Will Worker");
     const title = uniqueTitle("Steady delivery job");
-    const { id: gigId } = await claimedJob(baseUrl, hirer, worker, title);
-    await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/start-work`, { sessionToken: worker.sessionToken });
     const bytes = new TextEncoder().encode("The logo, three sizes.");
     const ticket = await apiJson<{ uploadURL: string; objectPath: string }>(baseUrl, "POST", "/api/objects/upload", {
       sessionToken: worker.sessionToken,
@@ -95,17 +93,16 @@ describe("a screen that fills in after its first paint", () => {
     });
     const put = await fetch(new URL(ticket.uploadURL, baseUrl), { method: "PUT", body: bytes, headers: { "Content-Type": "text/plain" } });
     expect(put.status).toBe(200);
-    await apiJson(baseUrl, "POST", `/api/gigs/${gigId}/submit`, {
-      sessionToken: worker.sessionToken,
-      body: { workSubmission: "Logo attached.", attachments: [{ url: ticket.objectPath, filename: "logo.txt", fileSize: bytes.byteLength, mimeType: "text/plain" }] },
-    });
+    const { id: gigId } = await submittedJob(baseUrl, hirer, worker, title, [
+      { url: ticket.objectPath, filename: "logo.txt", fileSize: bytes.byteLength, mimeType: "text/plain" },
+    ]);
 
     // The delivered files (read from the gig's events) sit above the actions; their answer is held back.
     const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile", sessionToken: hirer.sessionToken, serviceWorkers: "block" });
     shotsOnFailure("layout-stability-files", { hirer: page });
     const releaseEvents = await holdBack(page, `**/api/gigs/${gigId}/events`);
     const details = await openGigDetails(page, gigId, title);
-    await details.getByText("Logo attached.").waitFor();
+    await details.getByText("Delivered: https://example.com/delivery (all sections done).").waitFor();
     const approve = details.getByRole("button", { name: "Approve & Release Payment" });
     expect(await approve.count()).toBe(0);
     releaseEvents();

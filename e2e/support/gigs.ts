@@ -15,11 +15,11 @@ export interface Member extends SignedInUser {
 
 let counter = 0;
 
-/** A signed-in member with a display name and a dev-wallet Lightning address (name@wallet.test). */
-export async function member(baseUrl: string, displayName: string): Promise<Member> {
+/** A signed-in member with a display name, a dev-wallet Lightning address (name@wallet.test) and maybe a bio. */
+export async function member(baseUrl: string, displayName: string, bio?: string): Promise<Member> {
   const m = await createSignedInUser(baseUrl, generateSecretKey());
   const lightningAddress = `${displayName.toLowerCase().replace(/[^a-z0-9]/g, "")}${Date.now()}${counter++}@wallet.test`;
-  await apiJson(baseUrl, "PATCH", "/api/user/me", { sessionToken: m.sessionToken, body: { displayName, lightningAddress } });
+  await apiJson(baseUrl, "PATCH", "/api/user/me", { sessionToken: m.sessionToken, body: { displayName, lightningAddress, ...(bio !== undefined && { bio }) } });
   return { ...m, displayName, lightningAddress };
 }
 
@@ -66,6 +66,17 @@ export async function claimedJob(baseUrl: string, hirer: SignedInUser, worker: S
     await apiJson(baseUrl, "PATCH", `/api/pre-claim-messages/${interest.id}/${step}`, { sessionToken: hirer.sessionToken });
   }
   await apiJson(baseUrl, "POST", `/api/gigs/${gig.id}/claim`, { sessionToken: worker.sessionToken });
+  return getGig(baseUrl, hirer, gig.id);
+}
+
+/** A claimed job, work started and submitted by the worker (with `attachments`, uploaded refs): status work_submitted. */
+export async function submittedJob(baseUrl: string, hirer: SignedInUser, worker: SignedInUser, title: string, attachments: unknown[] = []): Promise<GigView> {
+  const gig = await claimedJob(baseUrl, hirer, worker, title);
+  await apiJson(baseUrl, "POST", `/api/gigs/${gig.id}/start-work`, { sessionToken: worker.sessionToken });
+  await apiJson(baseUrl, "POST", `/api/gigs/${gig.id}/submit`, {
+    sessionToken: worker.sessionToken,
+    body: { workSubmission: "Delivered: https://example.com/delivery (all sections done).", attachments },
+  });
   return getGig(baseUrl, hirer, gig.id);
 }
 

@@ -2,40 +2,12 @@
 // profiles and Lightning addresses, gigs in every state a screen shows (open with interest, awaiting
 // payment, claimed with a chat, completed with reviews, disputed), a service offering, a portfolio item,
 // notifications, a report and a suggestion.
-import { generateSecretKey } from "nostr-tools";
-import { apiJson, createSignedInUser, type SignedInUser } from "./api";
+import { apiJson, type SignedInUser } from "./api";
+import { claimedJob, fundedJob, getGig, member, submittedJob, uniqueTitle, type GigView, type Member } from "./gigs";
 
-export interface Member extends SignedInUser {
-  displayName: string;
-  lightningAddress: string;
-}
-
-interface GigView {
-  id: string;
-  title: string;
-  status: string;
-}
+export type { Member };
 
 export type { NotificationView } from "./gigs";
-
-let counter = 0;
-
-/** A title no earlier run against the same app used. */
-function uniqueTitle(words: string): string {
-  return `${words} ${Date.now().toString(36)}${(counter++).toString(36)}`;
-}
-
-/** A signed-in member with a display name and a dev-wallet Lightning address (x@wallet.test). */
-async function member(baseUrl: string, displayName: string, bio: string): Promise<Member> {
-  const m = await createSignedInUser(baseUrl, generateSecretKey());
-  const lightningAddress = `${displayName.toLowerCase().replace(/[^a-z0-9]/g, "")}${Date.now()}${counter++}@wallet.test`;
-  await apiJson(baseUrl, "PATCH", "/api/user/me", { sessionToken: m.sessionToken, body: { displayName, lightningAddress, bio } });
-  return { ...m, displayName, lightningAddress };
-}
-
-function getGig(baseUrl: string, who: SignedInUser, gigId: string): Promise<GigView> {
-  return apiJson<GigView>(baseUrl, "GET", `/api/gigs/${gigId}`, { sessionToken: who.sessionToken });
-}
 
 export interface SeededGig {
   id: string;
@@ -114,33 +86,6 @@ async function post(baseUrl: string, who: SignedInUser, body: Record<string, unk
     ...as(who),
     body: { gigType: "job_request", description: DESCRIPTION, category: "Writing", payment: 10_000, timeframe: 7, ...body },
   });
-}
-
-/** A job request posted and funded by the dev wallet: status open. */
-async function fundedJob(baseUrl: string, hirer: Member, title: string): Promise<GigView> {
-  const posted = await post(baseUrl, hirer, { title });
-  await apiJson(baseUrl, "POST", "/api/dev/invoices/pay", { body: { paymentRequest: posted.paymentRequest } });
-  return getGig(baseUrl, hirer, posted.gig.id);
-}
-
-/** The worker's interest approved with claiming enabled by the hirer, then the claim: status claimed. */
-async function claimedJob(baseUrl: string, hirer: Member, worker: Member, title: string): Promise<GigView> {
-  const gig = await fundedJob(baseUrl, hirer, title);
-  const interest = await apiJson<{ id: string }>(baseUrl, "POST", `/api/gigs/${gig.id}/pre-claim-messages`, { ...as(worker), body: { message: "I can do this today." } });
-  for (const step of ["approve", "enable-claim"]) await apiJson(baseUrl, "PATCH", `/api/pre-claim-messages/${interest.id}/${step}`, as(hirer));
-  await apiJson(baseUrl, "POST", `/api/gigs/${gig.id}/claim`, as(worker));
-  return getGig(baseUrl, hirer, gig.id);
-}
-
-/** Claimed job, work started and submitted by the worker: status work_submitted. */
-async function submittedJob(baseUrl: string, hirer: Member, worker: Member, title: string): Promise<GigView> {
-  const gig = await claimedJob(baseUrl, hirer, worker, title);
-  await apiJson(baseUrl, "POST", `/api/gigs/${gig.id}/start-work`, as(worker));
-  await apiJson(baseUrl, "POST", `/api/gigs/${gig.id}/submit`, {
-    ...as(worker),
-    body: { workSubmission: "Delivered: https://example.com/delivery (all sections done).", attachments: [] },
-  });
-  return gig;
 }
 
 export async function seedWorld(baseUrl: string): Promise<World> {

@@ -311,7 +311,7 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
           {gig.status === "disputed" && <p className="text-xs text-red-800">The platform admin is reviewing this gig.</p>}
         </section>
       )}
-      {actionsWait ? <Skeleton className="h-11 rounded-lg" /> : <GigActions gig={gig} />}
+      {actionsWait ? <Skeleton data-testid="actions-pending" className="h-11 rounded-lg" /> : <GigActions gig={gig} />}
 
       {/* Below the actions, what may come a moment after the rest: changing the milestones (its code loads when
           first shown) and the Nostr listing (it waits for the deployment's settings). Arriving there, they move

@@ -25,6 +25,7 @@ async function renderDetails(gig: Gig, userId?: string, routes: Parameters<typeo
     "GET /api/config": () => ({ aliasDomain: "gigstr.test", lightningBackend: "dev", platformFeePercent: 2.5 }),
     [`GET /api/gigs/${gig.id}`]: () => gig,
     [`GET /api/gigs/${gig.id}/pre-claim-messages`]: () => interest,
+    [`GET /api/gigs/${gig.id}/events`]: () => [],
     ...routes,
   });
   renderWithApp(
@@ -34,6 +35,8 @@ async function renderDetails(gig: Gig, userId?: string, routes: Parameters<typeo
     { user: userId ? makeUser({ id: userId, lightningAddress: "me@wallet.test" }) : undefined },
   );
   const dialog = await screen.findByRole("dialog", { name: gig.title }, { timeout: 5000 });
+  // The actions wait for what arrives above them (the delivered files).
+  await waitFor(() => expect(within(dialog).queryByTestId("actions-pending")).not.toBeInTheDocument());
   return { api, dialog, user: userEvent.setup() };
 }
 
