@@ -20,6 +20,7 @@ async function openPage(gig: Gig, userId?: string, routes: Parameters<typeof moc
     [`GET /api/gigs/${gig.id}`]: () => gig,
     [`GET /api/gigs/${gig.id}/pre-claim-messages`]: () => [],
     [`GET /api/gigs/${gig.id}/extension-requests`]: () => [],
+    [`GET /api/gigs/${gig.id}/events`]: () => [],
     ...routes,
   });
   renderWithApp(
@@ -30,6 +31,8 @@ async function openPage(gig: Gig, userId?: string, routes: Parameters<typeof moc
     { route: `/gig/${gig.id}`, user: userId ? makeUser({ id: userId, lightningAddress: "me@wallet.test" }) : undefined },
   );
   await screen.findByRole("heading", { level: 1, name: gig.title }, { timeout: 5000 });
+  // The actions wait for what arrives above them (the delivered files).
+  await waitFor(() => expect(screen.queryByTestId("actions-pending")).not.toBeInTheDocument());
   return { api, user: userEvent.setup() };
 }
 
