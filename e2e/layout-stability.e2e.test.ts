@@ -112,6 +112,29 @@ describe("a screen that fills in after its first paint", () => {
     await context.close();
   });
 
+  it("moves none of the worker's buttons while the panel for more time loads (mobile)", async () => {
+    const hirer = await member(baseUrl, "Hal Hirer");
+    const worker = await member(baseUrl, "Tia Timely");
+    const title = uniqueTitle("Steady claimed job");
+    const { id: gigId } = await claimedJob(baseUrl, hirer, worker, title);
+    // The panel's code (loaded when first shown) is held back until the worker's buttons show.
+    const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile", sessionToken: worker.sessionToken, serviceWorkers: "block" });
+    shotsOnFailure("layout-stability-extension", { worker: page });
+    const release = await holdBack(page, "**/assets/extension-panel-*.js");
+    const details = await openGigDetails(page, gigId, title);
+    const chat = details.getByRole("button", { name: "Open Chat" });
+    await chat.waitFor();
+    const first = await chat.boundingBox();
+    release();
+    await details.getByText("Need more time?").waitFor();
+    await details.getByText("Ask the hirer to extend it.").waitFor();
+    expect(await chat.boundingBox()).toEqual(first);
+    await chat.scrollIntoViewIfNeeded();
+    await storyShot(page, "layout-stability-extension-panel");
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
   it("moves no milestone's Approve button while the details fill in (mobile)", async () => {
     const hirer = await member(baseUrl, "Mia Milestone");
     const worker = await member(baseUrl, "Walt Worker");

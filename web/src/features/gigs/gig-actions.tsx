@@ -154,7 +154,7 @@ export function GigActions({ gig }: { gig: Gig }) {
     if (lastStep) setReviewPromptNow(prompt);
   };
   const [reviewDone, setReviewDone] = useState(false);
-  // Right after the action the step sits under it; otherwise it waits below the other actions.
+  // Right after the action the step sits under it; otherwise it waits below the other actions and their buttons.
   const reviewPanel = p.can("review") && !reviewDone && (
     <Suspense fallback={null}>
       <GigReviewPanel gig={gig} prompt={reviewPrompt} onPromptClosed={() => setReviewPromptNow(null)} onFinished={() => setReviewDone(true)} />
@@ -192,11 +192,6 @@ export function GigActions({ gig }: { gig: Gig }) {
         </div>
       )}
       {!reviewingDelivery && reviewPrompt && reviewPanel}
-      {!reviewPrompt && reviewPanel}
-      <Suspense fallback={null}>
-        {p.can("request_extension") && <WorkerExtensionPanel gig={gig} />}
-        {p.can("extend_deadline") && <HirerExtensionPanel gig={gig} />}
-      </Suspense>
 
       <div className="flex flex-wrap gap-2">
         {canOpenChat(gig, p) && (
@@ -213,6 +208,14 @@ export function GigActions({ gig }: { gig: Gig }) {
         )}
         {p.can("cancel") && <CancelGigButton gig={gig} />}
       </div>
+
+      {/* Below the buttons, the panels whose code loads when first shown (a review at rest, more time): arriving
+          there, they push none of the buttons above down from under a finger. */}
+      {!reviewPrompt && reviewPanel}
+      <Suspense fallback={null}>
+        {p.can("request_extension") && <WorkerExtensionPanel gig={gig} />}
+        {p.can("extend_deadline") && <HirerExtensionPanel gig={gig} />}
+      </Suspense>
     </div>
   );
 }
