@@ -224,9 +224,9 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
   // Once shown they stay: the files read again after the worker submits must not take away the review step
   // that submitting opened.
   const planPending = hasPlan(gig) && !gig.milestones;
-  const actionsShown = useRef(false);
-  const actionsWait = (planPending || files.isLoading) && !actionsShown.current;
-  if (!actionsWait) actionsShown.current = true;
+  const actionsShownFor = useRef<string | null>(null);
+  const actionsWait = (planPending || files.isLoading) && actionsShownFor.current !== gig.id;
+  if (!actionsWait) actionsShownFor.current = gig.id;
   return (
     <div className="flex flex-col gap-5">
       <div className={cn("flex flex-col gap-1.5", titleClassName)}>
