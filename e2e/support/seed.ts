@@ -5,9 +5,7 @@
 import { apiJson, type SignedInUser } from "./api";
 import { claimedJob, fundedJob, getGig, member, submittedJob, uniqueTitle, type GigView, type Member } from "./gigs";
 
-export type { Member };
-
-export type { NotificationView } from "./gigs";
+export type { Member, NotificationView } from "./gigs";
 
 export interface SeededGig {
   id: string;
