@@ -95,6 +95,27 @@ async function openAndHydrate(page: Page, path: string) {
 }
 
 describe("the public pages with JavaScript on", () => {
+  it("paint before the app's script is asked for, which then takes the page over", async () => {
+    const { gig, title } = await aGig();
+    const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile" });
+    for (const path of ["/", `/gig/${gig.id}`]) {
+      // goto returns once the app has started (e2e/support/browser.ts).
+      await page.goto(path);
+      const { paint, script } = await page.evaluate(() => ({
+        paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,
+        script: performance.getEntriesByType("resource").find((r) => /\/assets\/index-[^/]+\.js$/.test(r.name))?.startTime ?? null,
+      }));
+      expect(paint).not.toBeNull();
+      expect(script).not.toBeNull();
+      expect(script!).toBeGreaterThan(paint!);
+    }
+    // The app works once it runs: the gig's page's link back to the list is taken in the page.
+    await page.getByRole("link", { name: "Back to Home" }).click();
+    await page.getByTestId("gig-card").filter({ hasText: title }).waitFor();
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  });
+
   it("/ hydrates as rendered, asks for no gigs again, and its filters work", async () => {
     const { title } = await aGig();
     const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "mobile" });

@@ -70,10 +70,46 @@ export async function openPage(browser: Browser, baseUrl: string, options: OpenP
       : undefined,
   });
   context.setDefaultTimeout(options.timeout ?? 15_000);
+  if (options.javaScriptEnabled !== false) context.on("page", waitsForTheApp);
   const page = await context.newPage();
+  if (options.javaScriptEnabled !== false) waitsForTheApp(page);
   const pageErrors: Error[] = [];
   page.on("pageerror", (err) => pageErrors.push(err));
   return { page, context, pageErrors };
+}
+
+/**
+ * Whether the app has taken the page over: a page the Worker rendered names only the loader that asks for the
+ * app's script once the page is on screen (web/public/after-paint.js), so the browser's `load` can come before
+ * the app runs, and a click before it does nothing (as for a person tapping that early on a slow phone). Any
+ * other page loads the app's module script in its head, which `load` waits for. React marks the root it renders
+ * into (its `__reactContainer$` key) when the app calls hydrateRoot or createRoot; from then on a click on a part
+ * not yet hydrated is handled once that part is.
+ */
+function appHasStarted(): boolean {
+  if (!document.querySelector('script[src="/after-paint.js"]')) return true;
+  const root = document.getElementById("root");
+  return !!root && Object.keys(root).some((key) => key.startsWith("__reactContainer$"));
+}
+
+const waiting = new WeakSet<Page>();
+
+/**
+ * A page whose goto, reload and history moves return once the app has started (appHasStarted), unless told to
+ * return at the response's first byte (`waitUntil: "commit"`, for a test that holds the app's script back).
+ */
+function waitsForTheApp(page: Page): void {
+  if (waiting.has(page)) return;
+  waiting.add(page);
+  const untilStarted = async <T>(options: { waitUntil?: string } | undefined, navigated: T): Promise<T> => {
+    if (navigated !== null && options?.waitUntil !== "commit") await page.waitForFunction(appHasStarted);
+    return navigated;
+  };
+  const { goto, reload, goBack, goForward } = page;
+  page.goto = async (url, options) => untilStarted(options, await goto.call(page, url, options));
+  page.reload = async (options) => untilStarted(options, await reload.call(page, options));
+  page.goBack = async (options) => untilStarted(options, await goBack.call(page, options));
+  page.goForward = async (options) => untilStarted(options, await goForward.call(page, options));
 }
 
 /**

@@ -17,8 +17,11 @@ export interface AppShell {
    * it, never the 57 KB of CSS (headBytes).
    */
   headAroundCss: string;
-  /** The same head asking for the app's script at low priority (`fetchpriority="low"`): for pages that paint from their HTML. */
-  headAroundCssScriptLast: string;
+  /**
+   * The same head naming no module of the app, only `/after-paint.js`, which loads them once the page has been
+   * painted: for pages that paint from their HTML. Null when the shell names no module script.
+   */
+  headAroundCssPaintFirst: string | null;
   css: Uint8Array;
 }
 
@@ -52,10 +55,23 @@ async function readShell(assets: Fetcher, origin: string): Promise<AppShell | nu
   }
   const at = html.indexOf(ROOT);
   const headAroundCss = `${html.slice(0, at)}<div id="root">`;
-  // A page that paints from its HTML: nothing visible waits for the app's script, which only hydrates it. Asked
-  // for at low priority, the script and its preloads leave the link to the page and its pictures first on a phone.
-  const headAroundCssScriptLast = headAroundCss.replace(/<(script type="module"|link rel="modulepreload") /g, '<$1 fetchpriority="low" ');
-  return { headAroundCss, headAroundCssScriptLast, css: encoder.encode(style), tail: html.slice(at + ROOT.length), build, inlinedCss };
+  return { headAroundCss, headAroundCssPaintFirst: paintFirst(headAroundCss, build), css: encoder.encode(style), tail: html.slice(at + ROOT.length), build, inlinedCss };
+}
+
+/** The loader of a page that paints from its HTML (web/public/after-paint.js). */
+export const AFTER_PAINT_SCRIPT = "/after-paint.js";
+
+/**
+ * A page that paints from its HTML: nothing it shows waits for the app's script, which only hydrates it. Named
+ * in the head, the script and its preloads were fetched beside the page on a phone's link and ran before its
+ * first paint; here the head names only the loader, which asks for them (the module first, then its preloads,
+ * as the build listed them) once the page is on screen (decision 030).
+ */
+function paintFirst(head: string, build: string): string | null {
+  if (!build) return null;
+  const preloads = [...head.matchAll(/<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>/g)].map((m) => m[1]!);
+  const loader = `<script defer src="${AFTER_PAINT_SCRIPT}" data-app="${[build, ...preloads].join(" ")}"></script>`;
+  return head.replace(/<link rel="modulepreload"[^>]*>\s*/g, "").replace(/<script type="module"[^>]*><\/script>/, () => loader);
 }
 
 /** The app's shell as this isolate last read it; null when there is none (the web app is not built). */
@@ -96,7 +112,7 @@ export function headWithPreview(head: string, preview: LinkPreview, pageUrl: str
  * stylesheet, whose bytes were encoded once (AppShell.css).
  */
 export function headBytes(shell: AppShell, preview: LinkPreview, pageUrl: string, { paintsFromHtml }: { paintsFromHtml: boolean }): Uint8Array[] {
-  const head = paintsFromHtml ? shell.headAroundCssScriptLast : shell.headAroundCss;
+  const head = (paintsFromHtml && shell.headAroundCssPaintFirst) || shell.headAroundCss;
   const [before, after = ""] = headWithPreview(head, preview, pageUrl).split(STYLESHEET);
   return [encoder.encode(before), shell.css, encoder.encode(after)];
 }

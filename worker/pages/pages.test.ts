@@ -15,6 +15,8 @@ const SHELL = `<!doctype html>
     <meta name="description" content="Gigstr: a Bitcoin-only gig marketplace." />
     <title>Gigstr</title>
     <script type="module" crossorigin src="${BUILD}"></script>
+    <link rel="modulepreload" crossorigin href="/assets/framework-test.js">
+    <link rel="modulepreload" crossorigin href="/assets/format-test.js">
     <link rel="stylesheet" crossorigin href="/assets/index-test.css">
   </head>
   <body>
@@ -101,18 +103,24 @@ describe("the browse page, /", () => {
     const p = await getPage("/");
     expect(p.html).toContain(`<style>${CSS}</style>`);
     expect(p.html).not.toContain('rel="stylesheet"');
-    expect(p.html).toContain(`src="${BUILD}"`);
+    expect(p.html).toContain(`data-app="${BUILD} `);
     expect(p.headers.get("X-Page-Build")).toBe(BUILD);
   });
 
-  it("asks for the app's script at low priority where the page paints from its HTML, and not where a member's tab waits for it", async () => {
-    const lowPriority = `<script type="module" fetchpriority="low" crossorigin src="${BUILD}">`;
-    expect((await getPage("/")).html).toContain(lowPriority);
-    expect((await getPage("/?tab=browse")).html).toContain(lowPriority);
+  it("names only the loader that asks for the app's script after the first paint where the page paints from its HTML, and the script itself where a member's tab waits for it", async () => {
+    const loader = `<script defer src="/after-paint.js" data-app="${BUILD} /assets/framework-test.js /assets/format-test.js"></script>`;
+    for (const path of ["/", "/?tab=browse"]) {
+      const p = await getPage(path);
+      expect(p.html).toContain(loader);
+      // Nothing of the app is fetched before that paint: no module script, no preload.
+      expect(p.html).not.toContain('type="module"');
+      expect(p.html).not.toContain("modulepreload");
+    }
     for (const tab of ["active", "post"]) {
       const p = await getPage(`/?tab=${tab}`);
-      expect(p.html).not.toContain("fetchpriority");
+      expect(p.html).not.toContain("after-paint");
       expect(p.html).toContain(`<script type="module" crossorigin src="${BUILD}">`);
+      expect(p.html).toContain('<link rel="modulepreload" crossorigin href="/assets/framework-test.js">');
     }
   });
 
@@ -266,7 +274,7 @@ describe("visitors' pages in the edge cache", () => {
     const next = { ...CACHED, ASSETS: assets("/assets/index-next.js") };
     const after = await getPage(`/gig/${gigId}`, { env: next });
     expect(after.cache).toBe("miss");
-    expect(after.html).toContain('src="/assets/index-next.js"');
+    expect(after.html).toContain('data-app="/assets/index-next.js ');
   });
 
   it("keep a page with a query string out of the cache (its one key per page is what a purge reaches)", async () => {
