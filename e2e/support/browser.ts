@@ -70,7 +70,6 @@ export async function openPage(browser: Browser, baseUrl: string, options: OpenP
       : undefined,
   });
   context.setDefaultTimeout(options.timeout ?? 15_000);
-  if (options.javaScriptEnabled !== false) context.on("page", waitsForTheApp);
   const page = await context.newPage();
   if (options.javaScriptEnabled !== false) waitsForTheApp(page);
   const pageErrors: Error[] = [];
@@ -92,15 +91,11 @@ function appHasStarted(): boolean {
   return !!root && Object.keys(root).some((key) => key.startsWith("__reactContainer$"));
 }
 
-const waiting = new WeakSet<Page>();
-
 /**
  * A page whose goto, reload and history moves return once the app has started (appHasStarted), unless told to
  * return at the response's first byte (`waitUntil: "commit"`, for a test that holds the app's script back).
  */
 function waitsForTheApp(page: Page): void {
-  if (waiting.has(page)) return;
-  waiting.add(page);
   const untilStarted = async <T>(options: { waitUntil?: string } | undefined, navigated: T): Promise<T> => {
     if (navigated !== null && options?.waitUntil !== "commit") await page.waitForFunction(appHasStarted);
     return navigated;

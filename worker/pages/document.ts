@@ -59,7 +59,7 @@ async function readShell(assets: Fetcher, origin: string): Promise<AppShell | nu
 }
 
 /** The loader of a page that paints from its HTML (web/public/after-paint.js). */
-export const AFTER_PAINT_SCRIPT = "/after-paint.js";
+const AFTER_PAINT_SCRIPT = "/after-paint.js";
 
 /**
  * A page that paints from its HTML: nothing it shows waits for the app's script, which only hydrates it. Named
