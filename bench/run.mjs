@@ -450,11 +450,14 @@ async function lighthouseScores(results, stateDir, seed) {
   await post("/api/dev/invoices/pay", { paymentRequest: posted.paymentRequest });
   const gig = seed.openNewestFirst[3];
   log("lighthouse (mobile): the home page, a gig's page, the signed-in Active screen");
-  results.lighthouse = await lighthousePages(app.baseUrl, [
+  const pages = [
     { key: "home", label: "Home (browse), visitor", url: `${app.baseUrl}/` },
     { key: "gig", label: "A gig's page, visitor", url: `${app.baseUrl}/gig/${gig.id}` },
     { key: "active", label: "Active screen, signed in", url: `${app.baseUrl}/?tab=active`, sessionToken: hirer },
-  ]);
+  ];
+  // BENCH_LIGHTHOUSE_PAGES=active (a comma list of home, gig, active): only those pages, to look into one.
+  const only = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",").map((key) => key.trim());
+  results.lighthouse = await lighthousePages(app.baseUrl, only ? pages.filter((page) => only.includes(page.key)) : pages);
   for (const page of Object.values(results.lighthouse)) {
     log(`lighthouse, ${page.label} (the median of ${page.performanceRuns.length} runs; performance in each: ${page.performanceRuns.join(", ")}): ${Object.entries(page.scores).map(([k, v]) => `${k} ${v}`).join(", ")}`);
     for (const [category, audits] of Object.entries(page.misses)) {

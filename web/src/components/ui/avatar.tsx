@@ -28,7 +28,13 @@ const sizes = {
 function useRobotAvatar(username: string | null | undefined, enabled: boolean): string | undefined {
   const { data } = useQuery({
     queryKey: ["robot-avatar", username],
-    queryFn: async () => (await import("#browser-only/robot-avatar")).robotAvatarDataUri(username!),
+    queryFn: async () => {
+      const { robotAvatarDataUri } = await import("#browser-only/robot-avatar");
+      // Drawing the robot takes a phone some 25 ms: in a task of its own, not in the one that mounted the avatar
+      // (with the rest of the member's first screen).
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      return robotAvatarDataUri(username!);
+    },
     enabled: enabled && !!username,
     staleTime: Infinity,
     gcTime: Infinity,

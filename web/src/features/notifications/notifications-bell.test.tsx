@@ -32,14 +32,14 @@ function renderBell({ count = 0, list = [] as AppNotification[], signedIn = true
     "PATCH /api/notifications/n-1/read": () => ({ success: true }),
     "PATCH /api/notifications/n-2/read": () => ({ success: true }),
   });
-  renderWithApp(
+  const view = renderWithApp(
     <>
       <NotificationsBell />
       <LocationProbe />
     </>,
     { user: signedIn ? makeUser() : undefined },
   );
-  return { api, user: userEvent.setup() };
+  return { api, user: userEvent.setup(), view };
 }
 
 /** The bell, once its menu code has loaded (until then a disabled stand-in shows the badge). */
@@ -164,6 +164,12 @@ describe("notifications pushed over the inbox socket", () => {
 
   it("opens no socket for a visitor", async () => {
     renderBell({ signedIn: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(inbox()).toHaveLength(0);
+  });
+
+  it("opens no socket when the member has left the page before it was opened", async () => {
+    renderBell({ count: 0 }).view.unmount();
     await new Promise((r) => setTimeout(r, 50));
     expect(inbox()).toHaveLength(0);
   });

@@ -52,7 +52,8 @@ export function useInboxSocket(userId: string | undefined, onFrame: (frame: Inbo
       };
     };
 
-    connect();
+    // Opened in a task of its own, not in the one that mounts the member's first screen (its length on a phone).
+    retry = setTimeout(connect, 0);
     return () => {
       stopped = true;
       clearTimeout(retry);
