@@ -71,10 +71,13 @@ export function AppProviders({ queryClient, renderedAt, children }: { queryClien
   );
 }
 
-/** The browser's app; `page`: the Worker rendered this document, and its data seeds the query cache. */
-export function App({ page }: { page?: ServerPage }) {
+/**
+ * The browser's app; `page`: the Worker rendered this document, and its data seeds the query cache; `client`: a
+ * query cache already holding the first screen's reads (features/layout/member-tab-reads.ts).
+ */
+export function App({ page, client: given }: { page?: ServerPage; client?: QueryClient }) {
   const [queryClient] = useState(() => {
-    const client = createQueryClient();
+    const client = given ?? createQueryClient();
     if (page) hydrate(client, page.state);
     return client;
   });

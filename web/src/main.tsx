@@ -1,8 +1,10 @@
 // First: a member's first reads go out before the rest of the app is evaluated (lib/start-early-reads.ts).
-import { opensMemberTab } from "./lib/start-early-reads";
+import { openedMemberTab, opensMemberTab } from "./lib/start-early-reads";
 import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app";
+import { readMemberTab } from "./features/layout/member-tab-reads";
+import { createQueryClient } from "./lib/query-client";
 import { PAGE_STATE_ID, type ServerPage } from "./lib/server-page";
 import { registerServiceWorker } from "./lib/service-worker";
 import "./styles.css";
@@ -23,18 +25,18 @@ function serverPage(root: HTMLElement): ServerPage | undefined {
 
 const rootElement = document.getElementById("root")!;
 const page = serverPage(rootElement);
-const app = (
-  <StrictMode>
-    <App page={opensMemberTab ? undefined : page} />
-  </StrictMode>
-);
 if (page && !opensMemberTab) {
   // The Worker's HTML already shows the page: React takes it over with the same data, asking for none again.
   // As a transition, so React hydrates a few milliseconds at a time and yields to the browser between them
   // (as Next.js does) instead of holding the main thread for the whole page: a phone's Total Blocking Time.
   // A click on a part not yet hydrated makes React hydrate that part first.
   startTransition(() => {
-    hydrateRoot(rootElement, app);
+    hydrateRoot(
+      rootElement,
+      <StrictMode>
+        <App page={page} />
+      </StrictMode>,
+    );
   });
 } else {
   // The plain shell (another route, or the service worker's offline copy), or a member's own tab whose HTML is
@@ -42,5 +44,16 @@ if (page && !opensMemberTab) {
   // so React yields to the browser every few milliseconds instead of holding the main thread for the whole
   // tree (Lighthouse's Total Blocking Time on a phone). It replaces whatever the root held.
   const root = createRoot(rootElement);
-  startTransition(() => root.render(app));
+  const client = createQueryClient();
+  const draw = () =>
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <App client={client} />
+        </StrictMode>,
+      ),
+    );
+  // A member's own tab is drawn once its reads are in (features/layout/member-tab-reads.ts).
+  if (openedMemberTab) void readMemberTab(client, openedMemberTab).then(draw);
+  else draw();
 }

@@ -26,7 +26,8 @@ function heldSession(): string | null {
  * A member opening one of their own tabs (Active, Post): the Worker's HTML holds only the tab's placeholder (it
  * renders every page as a visitor's), so there is nothing of the tab to take over.
  */
-export const opensMemberTab = heldSession() !== null && (mainPageTab() === "active" || mainPageTab() === "post");
+export const openedMemberTab: "active" | "post" | null = heldSession() !== null && (mainPageTab() === "active" || mainPageTab() === "post") ? mainPageTab() as "active" | "post" : null;
+export const opensMemberTab = openedMemberTab !== null;
 
 function startEarlyReads() {
   const token = heldSession();

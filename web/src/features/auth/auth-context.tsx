@@ -37,15 +37,9 @@ export function fetchCurrentUser(): Promise<OwnUser> {
   return apiJson<OwnUser>("GET", "/api/user/me");
 }
 
-export function AuthProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
-  const hydrated = useHydrated();
-  // Whether this browser held a token when the app started (read once hydrated); then what login and logout set.
-  const heldAtStart = useMemo(() => hydrated && getSessionToken() !== null, [hydrated]);
-  const [signedIn, setSignedIn] = useState<boolean | null>(null);
-  const hasToken = signedIn ?? heldAtStart;
-
-  const me = useQuery({
+/** The session check (GET /api/user/me): the member, or null once the server has refused the session (forgotten then). */
+export function meQuery() {
+  return {
     queryKey: authKeys.me(),
     queryFn: async (): Promise<OwnUser | null> => {
       try {
@@ -62,8 +56,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         throw err;
       }
     },
-    enabled: hasToken,
-  });
+  };
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const hydrated = useHydrated();
+  // Whether this browser held a token when the app started (read once hydrated); then what login and logout set.
+  const heldAtStart = useMemo(() => hydrated && getSessionToken() !== null, [hydrated]);
+  const [signedIn, setSignedIn] = useState<boolean | null>(null);
+  const hasToken = signedIn ?? heldAtStart;
+
+  const me = useQuery({ ...meQuery(), enabled: hasToken });
 
   const login = useCallback(
     (sessionToken: string, user: OwnUser) => {

@@ -66,12 +66,17 @@ export function useBrowseGigs(filters: BrowseFilters) {
 /** Pages read for the Active tab at most (100 gigs a page): far more than one member takes part in. */
 const MY_GIGS_MAX_PAGES = 10;
 
-/** Every gig the member takes part in (participant=me, DESIGN.md §8), not every gig of the site. */
-export function useMyGigs() {
-  const { user } = useAuth();
+/**
+ * A list read this recently is not read again when the Active tab mounts: it was read for this very visit (the
+ * member's first draw waits for it, features/layout/member-tab-reads.ts).
+ */
+const READ_FOR_THIS_VISIT_MS = 3_000;
+
+/** Every gig the member `userId` takes part in (participant=me, DESIGN.md §8), not every gig of the site. */
+export function myGigsQuery(userId: string) {
   const params = { participant: "me", limit: "100" };
-  return useQuery({
-    queryKey: [...gigKeys.list(params), user?.id ?? ""],
+  return {
+    queryKey: [...gigKeys.list(params), userId],
     queryFn: async () => {
       const gigs: Gig[] = [];
       let cursor: string | null = null;
@@ -83,9 +88,17 @@ export function useMyGigs() {
       }
       return gigs;
     },
+  };
+}
+
+/** The signed-in member's gigs (myGigsQuery). */
+export function useMyGigs() {
+  const { user } = useAuth();
+  return useQuery({
+    ...myGigsQuery(user?.id ?? ""),
     enabled: !!user,
     // Gigs move on while the member is away (a payment lands, a worker submits): ask again on each visit.
-    refetchOnMount: "always",
+    refetchOnMount: (query) => (Date.now() - query.state.dataUpdatedAt < READ_FOR_THIS_VISIT_MS ? false : "always"),
   });
 }
 

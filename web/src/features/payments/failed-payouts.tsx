@@ -10,10 +10,14 @@ import { useSettingsDialog } from "../profile/settings-context";
 
 export const myPayoutKeys = { failed: () => ["/api/user/payouts"] as const };
 
+/** The member's failed payouts (GET /api/user/payouts). */
+export function myFailedPayoutsQuery() {
+  return { queryKey: myPayoutKeys.failed(), queryFn: () => apiJson<MyPayoutView[]>("GET", "/api/user/payouts") };
+}
+
 export function useMyFailedPayouts(enabled = true) {
   return useQuery({
-    queryKey: myPayoutKeys.failed(),
-    queryFn: () => apiJson<MyPayoutView[]>("GET", "/api/user/payouts"),
+    ...myFailedPayoutsQuery(),
     enabled,
     // While something failed, look again now and then: a changed address is retried by the Worker after its answer.
     refetchInterval: (query) => ((query.state.data?.length ?? 0) > 0 ? 15_000 : false),
