@@ -26,7 +26,10 @@ function heldSession(): string | null {
  * A member opening one of their own tabs (Active, Post): the Worker's HTML holds only the tab's placeholder (it
  * renders every page as a visitor's), so there is nothing of the tab to take over.
  */
-export const openedMemberTab: "active" | "post" | null = heldSession() !== null && (mainPageTab() === "active" || mainPageTab() === "post") ? mainPageTab() as "active" | "post" : null;
+export const openedMemberTab: "active" | "post" | null = (() => {
+  const tab = mainPageTab();
+  return heldSession() !== null && (tab === "active" || tab === "post") ? tab : null;
+})();
 export const opensMemberTab = openedMemberTab !== null;
 
 function startEarlyReads() {
