@@ -1,5 +1,5 @@
 // First: a member's first reads go out before the rest of the app is evaluated (lib/start-early-reads.ts).
-import { openedMemberTab, opensMemberTab } from "./lib/start-early-reads";
+import { openedMemberTab } from "./lib/start-early-reads";
 import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app";
@@ -25,7 +25,7 @@ function serverPage(root: HTMLElement): ServerPage | undefined {
 
 const rootElement = document.getElementById("root")!;
 const page = serverPage(rootElement);
-if (page && !opensMemberTab) {
+if (page && !openedMemberTab) {
   // The Worker's HTML already shows the page: React takes it over with the same data, asking for none again.
   // As a transition, so React hydrates a few milliseconds at a time and yields to the browser between them
   // (as Next.js does) instead of holding the main thread for the whole page: a phone's Total Blocking Time.

@@ -26,11 +26,10 @@ function heldSession(): string | null {
  * A member opening one of their own tabs (Active, Post): the Worker's HTML holds only the tab's placeholder (it
  * renders every page as a visitor's), so there is nothing of the tab to take over.
  */
-export const openedMemberTab: "active" | "post" | null = (() => {
+export const openedMemberTab: Exclude<MainTab, "browse"> | null = (() => {
   const tab = mainPageTab();
-  return heldSession() !== null && (tab === "active" || tab === "post") ? tab : null;
+  return heldSession() !== null && tab !== null && tab !== "browse" ? tab : null;
 })();
-export const opensMemberTab = openedMemberTab !== null;
 
 function startEarlyReads() {
   const token = heldSession();

@@ -8,12 +8,13 @@ import type { QueryClient } from "@tanstack/react-query";
 import { meQuery } from "../auth/auth-context";
 import { myGigsQuery } from "../gigs/use-gigs";
 import { myFailedPayoutsQuery } from "../payments/failed-payouts";
+import type { MainTab } from "./main-tab";
 
 /** The longest the first draw waits for the reads: then the tab draws its skeletons, and the reads go on. */
 export const MEMBER_TAB_READS_WAIT_MS = 3_000;
 
 /** Puts the reads of the member's `tab` in `client`'s cache; settles when they are in, failed, or after `waitMs`. */
-export async function readMemberTab(client: QueryClient, tab: "active" | "post", waitMs = MEMBER_TAB_READS_WAIT_MS): Promise<void> {
+export async function readMemberTab(client: QueryClient, tab: Exclude<MainTab, "browse">, waitMs = MEMBER_TAB_READS_WAIT_MS): Promise<void> {
   const reads = (async () => {
     const member = await client.fetchQuery(meQuery());
     if (!member || tab !== "active") return;
