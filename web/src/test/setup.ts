@@ -6,7 +6,7 @@ import { FakeWebSocket } from "./fake-websocket";
 // findBy*/waitFor wait for what a person would see; their deadline is only how long to wait before calling it
 // missing, not a speed check. Testing Library's 1 s default is a timing assertion a loaded 2-core machine can
 // miss (a test failed that way once under load), so the deadline is generous.
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom does not scroll; the app scrolls to the top on every route change. (A test file may run in Node
 // instead, with `@vitest-environment node`: then there is no window.)

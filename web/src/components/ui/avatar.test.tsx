@@ -34,7 +34,7 @@ describe("avatar fallback", () => {
 
     fireEvent.error(container.querySelector("img")!);
     // The robot is a data URI generated in the browser, never a remote image service.
-    await waitFor(() => expect(container.querySelector("img")?.getAttribute("src")).toMatch(/^data:image\/svg\+xml/), { timeout: 4000 });
+    await waitFor(() => expect(container.querySelector("img")?.getAttribute("src")).toMatch(/^data:image\/svg\+xml/));
 
     fireEvent.error(container.querySelector("img")!);
     expect(container.querySelector("img")).toBeNull();

@@ -1,4 +1,4 @@
-import { act, screen } from "@testing-library/react";
+import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
@@ -32,7 +32,7 @@ describe("useGigMutation", () => {
     await user.click(screen.getByRole("button", { name: "Move on" }));
     expect(screen.queryByRole("button", { name: "Act" })).not.toBeInTheDocument();
     await act(async () => finish("done"));
-    await vi.waitFor(() => expect(onSuccess).toHaveBeenCalledWith("done"));
+    await waitFor(() => expect(onSuccess).toHaveBeenCalledWith("done"));
   });
 });
 

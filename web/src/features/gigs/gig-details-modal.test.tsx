@@ -512,7 +512,7 @@ describe("gig details of a gig paid in milestones", () => {
     // The dialog waits for this milestone's payment (its own escrow, not the gig's): having read the gig it
     // still polls. Reads after funding: the refresh, the dialog's own, then its poll.
     const readsAfterFunding = () => api.calls.slice(api.calls.findIndex((c) => c.path.endsWith("/fund"))).filter((c) => c.method === "GET" && c.path === "/api/gigs/gig-1");
-    await waitFor(() => expect(readsAfterFunding().length).toBeGreaterThanOrEqual(3), { timeout: 4000 });
+    await waitFor(() => expect(readsAfterFunding().length).toBeGreaterThanOrEqual(3));
     expect(within(payment).getByText("Waiting for payment...")).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/gigs/gig-1/milestones/2/fund")).toHaveLength(1);
   }, 10_000);

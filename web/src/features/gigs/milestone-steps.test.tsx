@@ -1,4 +1,4 @@
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { makeUser } from "../../test/factories";
@@ -88,7 +88,7 @@ describe("milestone steps", () => {
     expect(within(first!).queryByRole("button")).not.toBeInTheDocument();
     expect(within(third!).queryByRole("button")).not.toBeInTheDocument();
     await user.click(within(second!).getByRole("button", { name: "Fund milestone 2" }));
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(dialogs.openPayment).toHaveBeenCalledWith({
         gigId: "gig-1",
         paymentRequest: "lnbcrt-milestone-2",
