@@ -45,13 +45,10 @@ function renderBell({ count = 0, list = [] as AppNotification[], signedIn = true
 /** The bell, once its menu code has loaded (until then a disabled stand-in shows the badge). */
 async function bell(name: string) {
   let button!: HTMLElement;
-  await waitFor(
-    () => {
-      button = screen.getByRole("button", { name });
-      expect(button).toBeEnabled();
-    },
-    { timeout: 5000 },
-  );
+  await waitFor(() => {
+    button = screen.getByRole("button", { name });
+    expect(button).toBeEnabled();
+  });
   return button;
 }
 
@@ -73,10 +70,27 @@ describe("notifications bell", () => {
     expect(api.calls.filter((c) => c.path.startsWith("/api/notifications"))).toHaveLength(0);
   });
 
+  it("reads the list only when the member reaches for the bell, and once more at each later opening", async () => {
+    const { api, user } = renderBell({ count: 1, list: [note({})] });
+    const button = await bell("Notifications, 1 unread");
+    await waitFor(() => expect(api.callsTo("GET", "/api/notifications/unread-count")).toHaveLength(1));
+    expect(api.callsTo("GET", "/api/notifications")).toHaveLength(0);
+
+    await user.click(button);
+    expect(await screen.findByRole("menuitem", { name: /Gig Claimed/ })).toBeInTheDocument();
+    expect(api.callsTo("GET", "/api/notifications")).toHaveLength(1);
+
+    await user.keyboard("{Escape}");
+    await waitFor(() => expect(screen.queryByRole("menu")).not.toBeInTheDocument());
+    await user.click(button);
+    await waitFor(() => expect(api.callsTo("GET", "/api/notifications")).toHaveLength(2));
+    expect(screen.getByRole("menuitem", { name: /Gig Claimed/ })).toBeInTheDocument();
+  });
+
   it("opens the list: title, no Mark all read and the empty text when there is nothing", async () => {
     const { user } = renderBell({ count: 0, list: [] });
     await user.click(await bell("Notifications"));
-    const menu = await screen.findByRole("menu", undefined, { timeout: 5000 });
+    const menu = await screen.findByRole("menu");
     expect(menu).toHaveTextContent("Notifications");
     expect(await screen.findByText("No notifications yet")).toBeInTheDocument();
     expect(screen.queryByRole("menuitem", { name: /Mark all read/ })).not.toBeInTheDocument();

@@ -1,6 +1,8 @@
 // The notifications dropdown (SPEC.md §2, §4 Notification click): title, Mark all read only while something
 // is unread, the list (at most 400px high) or 'No notifications yet'. Choosing one marks it read when
-// unread and, with a gig, goes to the Active tab for that gig (its chat for a message).
+// unread and, with a gig, goes to the Active tab for that gig (its chat for a message). The list is read when
+// the member points at the bell or opens it, not with every page: the badge's count is what each page shows.
+import { useState } from "react";
 import { useNavigate } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
 import {
@@ -20,7 +22,11 @@ import { notificationHref, useMarkRead, useNotifications, type AppNotification }
 
 export function NotificationsMenu({ count }: { count: number }) {
   const navigate = useNavigate();
-  const list = useNotifications();
+  // Asked for once the member reaches for the bell (a pointer over it, focus, or opening it), and read again at
+  // each later opening unless that read is still under way.
+  const [wanted, setWanted] = useState(false);
+  const list = useNotifications(wanted);
+  const want = () => setWanted(true);
   const { markRead, markAllRead } = useMarkRead();
   const items = list.data ?? [];
   const hasUnread = count > 0 || items.some((n) => !n.isRead);
@@ -34,10 +40,12 @@ export function NotificationsMenu({ count }: { count: number }) {
   return (
     <DropdownMenu
       onOpenChange={(open) => {
-        if (open) void list.refetch();
+        if (!open) return;
+        if (!wanted) want();
+        else if (!list.isFetching) void list.refetch();
       }}
     >
-      <DropdownMenuTrigger className={bellButtonClasses} aria-label={bellLabel(count)}>
+      <DropdownMenuTrigger className={bellButtonClasses} aria-label={bellLabel(count)} onPointerEnter={want} onFocus={want}>
         <BellFace count={count} />
       </DropdownMenuTrigger>
       <DropdownMenuContent className="w-[min(22rem,calc(100vw-1rem))] p-0" collisionPadding={8}>
