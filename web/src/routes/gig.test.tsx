@@ -30,7 +30,7 @@ async function openPage(gig: Gig, userId?: string, routes: Parameters<typeof moc
     </>,
     { route: `/gig/${gig.id}`, user: userId ? makeUser({ id: userId, lightningAddress: "me@wallet.test" }) : undefined },
   );
-  await screen.findByRole("heading", { level: 1, name: gig.title }, { timeout: 5000 });
+  await screen.findByRole("heading", { level: 1, name: gig.title });
   // The actions wait for what arrives above them (the delivered files).
   await waitFor(() => expect(screen.queryByTestId("actions-pending")).not.toBeInTheDocument());
   return { api, user: userEvent.setup() };
@@ -108,7 +108,7 @@ describe("a gig's page", () => {
       "POST /api/gigs/gig-s/claim": () => ({ gig: hired, paymentRequest: "lnbcrt1devinvoice", totalCharge: 10_250 }),
     });
     await user.click(await screen.findByRole("button", { name: "Hire for 10,250 sats" }));
-    expect(await screen.findByRole("dialog", { name: /Fund Escrow/ }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole("dialog", { name: /Fund Escrow/ })).toBeInTheDocument();
     expect(screen.getByTestId("location")).toHaveTextContent(/^\/gig\/gig-s$/);
   });
 

@@ -90,7 +90,7 @@ describe("Active tab", () => {
   it("opens the gig management modal", async () => {
     const { user } = renderActive([myFundedOpen], null, { "GET /api/gigs/g-open": () => myFundedOpen });
     await user.click(await screen.findByRole("button", { name: "Manage: My open job" }));
-    const dialog = await screen.findByRole("dialog", { name: "Manage Gig" }, { timeout: 5000 });
+    const dialog = await screen.findByRole("dialog", { name: "Manage Gig" });
     expect(await within(dialog).findByLabelText("Title")).toHaveValue("My open job");
     expect(within(dialog).getByRole("button", { name: "Save Changes" })).toBeDisabled();
     expect(within(dialog).queryByLabelText("Budget (sats)")).not.toBeInTheDocument();
@@ -98,7 +98,7 @@ describe("Active tab", () => {
 
   it("opens the gig a deep link asks for (tab=active&gigId=…)", async () => {
     renderActive([claimedByMe], <DeepLink gigId="g-claimed" />, { "GET /api/gigs/g-claimed": () => claimedByMe });
-    expect(await screen.findByRole("dialog", { name: "Logo I claimed" }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole("dialog", { name: "Logo I claimed" })).toBeInTheDocument();
   });
 
   it("says so when there is nothing yet", async () => {

@@ -44,7 +44,7 @@ async function renderDetails(gig: Gig, config: AppConfig = publishing) {
     </GigDialogsProvider>,
     { user: makeUser({ id: gig.posterId, lightningAddress: "me@wallet.test" }) },
   );
-  const dialog = await screen.findByRole("dialog", { name: gig.title }, { timeout: 5000 });
+  const dialog = await screen.findByRole("dialog", { name: gig.title });
   return { api, dialog, user: userEvent.setup() };
 }
 

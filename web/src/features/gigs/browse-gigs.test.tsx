@@ -102,7 +102,7 @@ describe("Browse tab", () => {
       </GigDialogsProvider>,
     );
     await userEvent.setup().click(await screen.findByRole("button", { name: "Details please" }));
-    expect(await screen.findByRole("dialog", { name: "Details please" }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole("dialog", { name: "Details please" })).toBeInTheDocument();
     await waitFor(() => expect(api.callsTo("GET", `/api/gigs/${gig.id}`)).toHaveLength(1));
   });
 });

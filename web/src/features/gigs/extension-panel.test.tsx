@@ -193,7 +193,7 @@ describe("the hirer's answer", () => {
       { "GET /api/gigs/gig-x/extension-requests": () => [makeRequest({ id: "a", status: "approved", daysToAdd: 7, reason: "Holidays" }), makeRequest({ id: "b" })] },
       { manage: true },
     );
-    expect(await within(dialog).findByRole("button", { name: "Approve Extension" }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await within(dialog).findByRole("button", { name: "Approve Extension" })).toBeInTheDocument();
     expect(within(dialog).getByRole("heading", { name: "Earlier requests" })).toBeInTheDocument();
     expect(dialog).toHaveTextContent("+7 days");
     expect(dialog).toHaveTextContent("Holidays");

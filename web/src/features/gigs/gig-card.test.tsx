@@ -125,7 +125,7 @@ describe("gig card", () => {
     mockApi({});
     renderCard(makeGig({ posterId: "someone" }));
     await userEvent.setup().click(screen.getByRole("button", { name: /Report Gig/ }));
-    const login = await screen.findByRole("dialog", { name: "Login with Nostr" }, { timeout: 5000 });
+    const login = await screen.findByRole("dialog", { name: "Login with Nostr" });
     expect(login).toHaveTextContent("Log in to report this gig.");
   });
 
@@ -180,7 +180,7 @@ describe("gig card", () => {
     renderCard(gig, "me");
     const user = userEvent.setup();
     await user.click(screen.getByRole("button", { name: /Report Gig/ }));
-    const dialog = await screen.findByRole("dialog", { name: "Report Gig" }, { timeout: 5000 });
+    const dialog = await screen.findByRole("dialog", { name: "Report Gig" });
     const submit = within(dialog).getByRole("button", { name: "Submit Report" });
     expect(submit).toBeDisabled();
     await user.click(within(dialog).getByRole("radio", { name: /Spam or excessive advertising/ }));

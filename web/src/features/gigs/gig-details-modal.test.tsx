@@ -34,7 +34,7 @@ async function renderDetails(gig: Gig, userId?: string, routes: Parameters<typeo
     </GigDialogsProvider>,
     { user: userId ? makeUser({ id: userId, lightningAddress: "me@wallet.test" }) : undefined },
   );
-  const dialog = await screen.findByRole("dialog", { name: gig.title }, { timeout: 5000 });
+  const dialog = await screen.findByRole("dialog", { name: gig.title });
   // The actions wait for what arrives above them (the delivered files).
   await waitFor(() => expect(within(dialog).queryByTestId("actions-pending")).not.toBeInTheDocument());
   return { api, dialog, user: userEvent.setup() };
@@ -83,7 +83,7 @@ describe("gig details modal", () => {
     const next = within(dialog).getByRole("region", { name: "Next step" });
     expect(next).toHaveTextContent("Log in to send an interest message and claim this gig.");
     await user.click(within(next).getByRole("button", { name: "Claim Gig" }));
-    const login = await screen.findByRole("dialog", { name: "Login with Nostr" }, { timeout: 5000 });
+    const login = await screen.findByRole("dialog", { name: "Login with Nostr" });
     expect(login).toHaveTextContent("Log in to claim this gig.");
     expect(await findToast("Login Required")).toBeInTheDocument();
     expect(await findToast("Please login to claim gigs.")).toBeInTheDocument();
@@ -506,7 +506,7 @@ describe("gig details of a gig paid in milestones", () => {
     expect(next).toHaveTextContent("Fund milestone 2");
     expect(next).toHaveTextContent("Milestone 2 of 3 starts once it is funded: you pay 4,100 sats into its escrow.");
     await user.click(within(next).getByRole("button", { name: "Fund milestone 2" }));
-    const payment = await screen.findByRole("dialog", { name: /Fund Escrow/ }, { timeout: 5000 });
+    const payment = await screen.findByRole("dialog", { name: /Fund Escrow/ });
     expect(await within(payment).findByText("Milestone 2 of 3: Build")).toBeInTheDocument();
     expect(payment).toHaveTextContent("4,100 sats");
     // The dialog waits for this milestone's payment (its own escrow, not the gig's): having read the gig it

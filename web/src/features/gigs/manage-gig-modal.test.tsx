@@ -24,7 +24,7 @@ describe("gig management modal", () => {
   it("edits the title and description, sending only what changed", async () => {
     const gig = makeGig({ id: "g-1", title: "Old title", posterId: "me", hirerId: "me" });
     const { api, user } = renderManage(gig, { "PATCH /api/gigs/g-1": () => ({ ...gig, title: "New title" }) });
-    const title = await screen.findByLabelText("Title", undefined, { timeout: 5000 });
+    const title = await screen.findByLabelText("Title");
     await user.clear(title);
     expect(screen.getByText("Title is required")).toBeInTheDocument();
     await user.type(title, "New title");
@@ -36,7 +36,7 @@ describe("gig management modal", () => {
   it("offers the budget to the owner of an open service offering, and reports failures", async () => {
     const offer = makeGig({ id: "g-2", gigType: "service_offering", posterId: "me", workerId: "me", hirerId: null, payment: 20_000 });
     const { api, user } = renderManage(offer, { "PATCH /api/gigs/g-2": () => apiError(409, "This gig was just changed by someone else.", "stale_gig") });
-    const budget = await screen.findByLabelText("Budget (sats)", undefined, { timeout: 5000 });
+    const budget = await screen.findByLabelText("Budget (sats)");
     expect(budget).toHaveValue(20_000);
     await user.clear(budget);
     await user.type(budget, "25000");
@@ -51,7 +51,7 @@ describe("gig management modal", () => {
   it("gives a hirer who has not paid for a service offering no edit form, only withdrawing the hire", async () => {
     const offer = makeGig({ id: "g-3", gigType: "service_offering", status: "pending_payment", escrowStatus: "pending", posterId: "w-1", workerId: "w-1", hirerId: "me" });
     const { api, user } = renderManage(offer, { "POST /api/gigs/g-3/cancel": () => ({ success: true }) });
-    const dialog = await screen.findByRole("dialog", { name: "Manage Gig" }, { timeout: 5000 });
+    const dialog = await screen.findByRole("dialog", { name: "Manage Gig" });
     expect(within(dialog).queryByLabelText("Title")).not.toBeInTheDocument();
     await user.click(await within(dialog).findByRole("button", { name: "Cancel Gig" }));
     expect(within(dialog).getByText("Withdraw your hire? Nothing has been charged, and the offer opens to others again.")).toBeInTheDocument();
@@ -66,7 +66,7 @@ describe("gig management modal", () => {
   it("lets the worker of a claimed gig withdraw, in those words", async () => {
     const claimed = makeGig({ id: "g-4", status: "claimed", posterId: "h-1", hirerId: "h-1", workerId: "me" });
     const { user } = renderManage(claimed);
-    const dialog = await screen.findByRole("dialog", { name: "Manage Gig" }, { timeout: 5000 });
+    const dialog = await screen.findByRole("dialog", { name: "Manage Gig" });
     expect(await within(dialog).findByRole("heading", { name: "Withdraw from the gig" })).toBeInTheDocument();
     expect(within(dialog).queryByRole("button", { name: "Cancel Gig" })).not.toBeInTheDocument();
     await user.click(within(dialog).getByRole("button", { name: "Withdraw" }));

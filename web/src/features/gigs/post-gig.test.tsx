@@ -21,7 +21,7 @@ function renderPost(routes: Parameters<typeof mockApi>[0] = {}, lightningAddress
 }
 
 async function fillValidForm(user: ReturnType<typeof userEvent.setup>, { type = "Hiring Now" } = {}) {
-  await user.click(await screen.findByRole("radio", { name: new RegExp(type) }, { timeout: 5000 }));
+  await user.click(await screen.findByRole("radio", { name: new RegExp(type) }));
   await user.type(screen.getByLabelText("Title"), "Bakery website");
   await user.type(screen.getByLabelText("Description"), "A small site with a menu page and opening hours.");
   await user.selectOptions(screen.getByLabelText("Category"), "Development");
@@ -31,7 +31,7 @@ async function fillValidForm(user: ReturnType<typeof userEvent.setup>, { type = 
 describe("Post New Gig", () => {
   it("shows the spec's messages and keeps Preview disabled while the form is invalid", async () => {
     const { user } = renderPost();
-    const preview = await screen.findByRole("button", { name: "Preview" }, { timeout: 5000 });
+    const preview = await screen.findByRole("button", { name: "Preview" });
     expect(preview).toBeDisabled();
     expect(screen.getByLabelText("Timeframe (days)")).toHaveValue(7);
     expect(screen.getByRole("radio", { name: /Hiring Now/ })).toBeChecked();
@@ -86,7 +86,7 @@ describe("Post New Gig", () => {
     await user.click(screen.getByRole("button", { name: "Preview" }));
     await user.click(screen.getByRole("button", { name: "Post & Pay" }));
 
-    const modal = await screen.findByRole("dialog", { name: "Fund Escrow" }, { timeout: 5000 });
+    const modal = await screen.findByRole("dialog", { name: "Fund Escrow" });
     expect(within(modal).getByText("10,250 sats")).toBeInTheDocument();
     expect(api.callsTo("POST", "/api/gigs")[0]!.body).toEqual({
       gigType: "job_request",
@@ -247,7 +247,7 @@ describe("Post New Gig", () => {
       await user.click(screen.getByRole("button", { name: "Preview" }));
       await user.click(screen.getByRole("button", { name: "Post & Pay" }));
 
-      const modal = await screen.findByRole("dialog", { name: "Fund Escrow" }, { timeout: 5000 });
+      const modal = await screen.findByRole("dialog", { name: "Fund Escrow" });
       expect(within(modal).getByText("You pay").nextElementSibling).toHaveTextContent("20,500 sats");
       expect(within(modal).getByText("Amount").nextElementSibling).toHaveTextContent("20,000 sats");
       expect(within(modal).getByText("Fee (2.5%)").nextElementSibling).toHaveTextContent("500 sats");

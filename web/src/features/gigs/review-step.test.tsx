@@ -43,7 +43,7 @@ describe("the review step", () => {
     await user.click(within(dialog).getByRole("button", { name: "Submit Work" }));
     expect(await findToast("Work Submitted")).toBeInTheDocument();
 
-    const form = await within(dialog).findByRole("form", { name: "Review the hirer" }, { timeout: 5000 });
+    const form = await within(dialog).findByRole("form", { name: "Review the hirer" });
     expect(form).toHaveTextContent("Work submitted.");
     const stars = within(form).getByRole("group", { name: "Your rating of the hirer" });
     expect(within(stars).getAllByRole("radio")).toHaveLength(5);
@@ -76,7 +76,7 @@ describe("the review step", () => {
     await user.click(await within(dialog).findByRole("button", { name: /Approve & Release Payment/ }));
     expect(await findToast("Work Approved")).toBeInTheDocument();
 
-    const form = await within(dialog).findByRole("form", { name: "Review the worker" }, { timeout: 5000 });
+    const form = await within(dialog).findByRole("form", { name: "Review the worker" });
     expect(form).toHaveTextContent("Work approved and payment released.");
     await user.click(within(form).getByRole("button", { name: "Submit Unsigned" }));
 
@@ -98,7 +98,7 @@ describe("the review step", () => {
       "POST /api/gigs/gig-r/review": () => new Response(JSON.stringify({ id: "r-2" }), { status: 201 }),
     });
     await user.click(await within(dialog).findByRole("button", { name: /Approve & Release Payment/ }));
-    const form = await within(dialog).findByRole("form", { name: "Review the worker" }, { timeout: 5000 });
+    const form = await within(dialog).findByRole("form", { name: "Review the worker" });
     await user.click(within(form).getByRole("button", { name: "Skip for Now" }));
     expect(api.callsTo("POST", "/api/gigs/gig-r/review")).toHaveLength(0);
 
@@ -115,7 +115,7 @@ describe("the review step", () => {
       "GET /api/reviews/user/hirer": () => [review({ gigId: "another-gig", revieweeId: "hirer" }), review({ gigId: "gig-r", reviewerUsername: "npub1someoneelse" })],
       "POST /api/gigs/gig-r/review": () => apiError(409, "You have already submitted a review for this gig", "review_already_submitted"),
     });
-    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }));
     await user.click(within(dialog).getByRole("button", { name: "Submit Unsigned" }));
     await waitFor(() => expect(within(dialog).queryByRole("form", { name: "Review the hirer" })).not.toBeInTheDocument());
     expect(within(dialog).queryByRole("button", { name: "Leave a Review" })).not.toBeInTheDocument();
@@ -135,7 +135,7 @@ describe("the review step", () => {
       "GET /api/reviews/user/hirer": () => [],
       "POST /api/gigs/gig-r/review": () => answer,
     });
-    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }));
     await user.click(within(dialog).getByRole("button", { name: "Submit Unsigned" }));
     expect(await findToast("Invalid Rating")).toBeInTheDocument();
     expect(await findToast("Please select a rating between 1 and 5 stars.")).toBeInTheDocument();
@@ -202,7 +202,7 @@ describe("the signed review (anyone can verify it)", () => {
   it("is signed by the member's extension and sent with the review: kind 1985 naming the hirer, the gig's listing, the rating and the text", async () => {
     installExtension(myKey);
     const { dialog, user, api } = await openGigModal(base({ status: "completed" }), "worker", routes(), { me });
-    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }));
     const form = within(dialog).getByRole("form", { name: "Review the hirer" });
     expect(form).toHaveTextContent("Your extension signs this review with your Nostr key, so anyone can verify it.");
     await user.click(within(form).getByRole("radio", { name: "4 stars" }));
@@ -221,7 +221,7 @@ describe("the signed review (anyone can verify it)", () => {
   it("names the gig's page instead while the platform publishes nothing", async () => {
     installExtension(myKey);
     const { dialog, user, api } = await openGigModal(base({ status: "completed" }), "worker", { ...routes(), "GET /api/config": config(null) }, { me });
-    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }));
     await user.click(within(dialog).getByRole("button", { name: "Submit Review" }));
     await findToast("Review Submitted");
     const event = sentEvent(api)!;
@@ -232,7 +232,7 @@ describe("the signed review (anyone can verify it)", () => {
   it("when the extension does not sign, says why and offers the private key or sending it unsigned", async () => {
     installExtension(myKey, "User rejected");
     const { dialog, user, api } = await openGigModal(base({ status: "completed" }), "worker", routes(), { me });
-    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }));
     await user.click(within(dialog).getByRole("button", { name: "Submit Review" }));
     const form = within(dialog).getByRole("form", { name: "Review the hirer" });
     expect(await within(form).findByRole("alert")).toHaveTextContent("Your extension did not sign: User rejected");
@@ -246,7 +246,7 @@ describe("the signed review (anyone can verify it)", () => {
 
   it("with nothing to sign with (a With Key login), says so; the member's own key signs this one review and is never sent", async () => {
     const { dialog, user, api } = await openGigModal(base({ status: "completed" }), "worker", routes(), { me });
-    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }));
     const form = within(dialog).getByRole("form", { name: "Review the hirer" });
     expect(form).toHaveTextContent(REVIEW_SIGNATURE_TEXTS.noSigner);
     expect(within(form).queryByRole("button", { name: "Submit Review" })).not.toBeInTheDocument();
@@ -279,7 +279,7 @@ describe("the signed review (anyone can verify it)", () => {
   it("while the signer is asked, Cancel gives up waiting and sends nothing", async () => {
     window.nostr = { getPublicKey: async () => me.nostrPubkey, signEvent: () => new Promise<never>(() => {}) };
     const { dialog, user, api } = await openGigModal(base({ status: "completed" }), "worker", routes(), { me });
-    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }));
     const form = within(dialog).getByRole("form", { name: "Review the hirer" });
     await user.click(within(form).getByRole("button", { name: "Submit Review" }));
     expect(await within(form).findByRole("button", { name: "Signing..." })).toBeDisabled();
@@ -293,7 +293,7 @@ describe("the signed review (anyone can verify it)", () => {
     installExtension(myKey);
     let answer: () => unknown = () => apiError(400, "The review is signed by another key than the one you logged in with.", "review_event_refused");
     const { dialog, user, api } = await openGigModal(base({ status: "completed" }), "worker", routes(() => answer()), { me });
-    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }, { timeout: 5000 }));
+    await user.click(await within(dialog).findByRole("button", { name: "Leave a Review" }));
     await user.click(within(dialog).getByRole("button", { name: "Submit Review" }));
     expect(await findToast("Failed to Submit Review")).toBeInTheDocument();
     const form = within(dialog).getByRole("form", { name: "Review the hirer" });

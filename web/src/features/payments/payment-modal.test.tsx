@@ -67,7 +67,7 @@ describe("escrow payment modal", () => {
     onScreen("desktop");
     renderModal();
     const dialog = await screen.findByRole("dialog", { name: /Fund Escrow/ });
-    const qr = await screen.findByRole("link", { name: /QR code/ }, { timeout: 5000 });
+    const qr = await screen.findByRole("link", { name: /QR code/ });
     await waitFor(() => expect(qr.querySelector("img")?.getAttribute("src")).toMatch(/^data:image\/png;base64,/));
     expect(qr).toHaveAttribute("href", `lightning:${INVOICE}`);
     const wallet = screen.getByRole("link", { name: "Open in Wallet" });

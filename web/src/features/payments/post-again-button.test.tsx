@@ -64,7 +64,7 @@ describe("Post again", () => {
     await userEvent.setup().click(screen.getByRole("button", { name: "Posting..." }));
     release();
 
-    const pay = await screen.findByRole("dialog", { name: /Fund Escrow/ }, { timeout: 5000 });
+    const pay = await screen.findByRole("dialog", { name: /Fund Escrow/ });
     expect(within(pay).getByRole("link", { name: "Open in Wallet" })).toHaveAttribute("href", `lightning:${NEW_INVOICE}`);
     expect(within(pay).getByText("5,125 sats")).toBeInTheDocument();
     expect(within(pay).getByText("new-gig".slice(0, 8))).toBeInTheDocument();
@@ -85,7 +85,7 @@ describe("Post again", () => {
     const { api, release } = render(expiredJob());
     release();
     await userEvent.setup().click(await screen.findByRole("button", { name: "Post again" }));
-    await screen.findByRole("dialog", { name: /Fund Escrow/ }, { timeout: 5000 });
+    await screen.findByRole("dialog", { name: /Fund Escrow/ });
     expect(screen.getByRole("button", { name: "Post again", hidden: true })).toBeDisabled();
     expect(api.callsTo("POST", "/api/gigs")).toHaveLength(1);
   });
@@ -136,7 +136,7 @@ describe("Post again", () => {
     const hire = await screen.findByRole("button", { name: "Hire again" });
     fireEvent.click(hire);
     fireEvent.click(hire);
-    const pay = await screen.findByRole("dialog", { name: /Fund Escrow/ }, { timeout: 5000 });
+    const pay = await screen.findByRole("dialog", { name: /Fund Escrow/ });
     expect(within(pay).getByRole("link", { name: "Open in Wallet" })).toHaveAttribute("href", `lightning:${NEW_INVOICE}`);
     expect(api.callsTo("POST", "/api/gigs/offer/claim")).toHaveLength(1);
     expect(api.callsTo("POST", "/api/gigs")).toHaveLength(0);
