@@ -1,10 +1,11 @@
 // Imported first by main.tsx, so it runs before the rest of the app's code is evaluated: with a session held,
 // the reads the member's first screen will make go out at once (lib/early-reads.ts), and the code the top bar
-// draws a member with (their menus, their robot avatar) is fetched meanwhile. The session check (GET /api/user/me) on every page; on the Active
-// tab also the member's gigs and failed payouts, the reads that screen draws from. The paths are those the
-// screens ask for (auth-context, useMyGigs, FailedPayouts).
+// draws a member with (their menus, their robot avatar) is fetched meanwhile. The session check on every page;
+// on the Active tab also the member's gigs and failed payouts, the reads that screen draws from: the paths of
+// member-tab-paths.ts, which the screens' queries ask for too.
 import { apiRequest, getSessionToken } from "./api";
 import { startEarlyRead } from "./early-reads";
+import { ME_PATH, memberTabPaths } from "./member-tab-paths";
 import { parseMainTab, readMainPageParams, type MainTab } from "../features/layout/main-tab";
 
 /** The main page's tab in the address (as the main page reads it) or, on a reload, the one react-router kept in the history entry (under `usr`). */
@@ -35,11 +36,8 @@ function startEarlyReads() {
   const token = heldSession();
   if (!token) return;
   const read = (path: string) => startEarlyRead(path, token, () => apiRequest("GET", path));
-  read("/api/user/me");
-  if (mainPageTab() === "active") {
-    read(`/api/gigs?${new URLSearchParams({ participant: "me", limit: "100" }).toString()}`);
-    read("/api/user/payouts");
-  }
+  const tab = mainPageTab();
+  for (const path of tab && tab !== "browse" ? memberTabPaths(tab) : [ME_PATH]) read(path);
   // The top bar's member menus and avatar, loaded in a task of their own rather than in the one that draws the member once
   // the session check answers (each lazy import also adds its files' preload links to the document).
   setTimeout(() => {

@@ -9,11 +9,12 @@ import { createContext, useCallback, useContext, useDeferredValue, useMemo, useS
 import type { OwnUser } from "../../../../domain/profile";
 import { ApiError, apiJson, getSessionToken, SESSION_TOKEN_KEY } from "../../lib/api";
 import { useHydrated } from "../../lib/hydration";
+import { ME_PATH } from "../../lib/member-tab-paths";
 import { forgetCurrentSigner } from "./signer";
 
 export const authKeys = {
   /** GET /api/user/me (the key's parts are the path, SPEC.md §7). */
-  me: () => ["/api/user/me"] as const,
+  me: () => [ME_PATH] as const,
 };
 
 export interface AuthContextValue {
@@ -34,7 +35,7 @@ export interface AuthContextValue {
 const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function fetchCurrentUser(): Promise<OwnUser> {
-  return apiJson<OwnUser>("GET", "/api/user/me");
+  return apiJson<OwnUser>("GET", ME_PATH);
 }
 
 /** The session check (GET /api/user/me): the member, or null once the server has refused the session (forgotten then). */

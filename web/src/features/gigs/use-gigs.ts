@@ -2,6 +2,7 @@
 // gigKeys.all() refreshes every list, every gig and its interest messages after an action.
 import { useInfiniteQuery, useQuery, useQueryClient, type Query, type QueryClient } from "@tanstack/react-query";
 import { apiJson, apiRequest, readJson } from "../../lib/api";
+import { gigListPath, MY_GIGS_PARAMS } from "../../lib/member-tab-paths";
 import { useAuth } from "../auth/auth-context";
 import { browseParams, type BrowseFilters } from "./browse-query";
 import type { ExtensionRequest, Gig, InterestMessage } from "./types";
@@ -46,9 +47,7 @@ export interface GigPage {
 }
 
 export async function fetchGigPage(params: Record<string, string>, cursor?: string | null): Promise<GigPage> {
-  const query = new URLSearchParams(params);
-  if (cursor) query.set("cursor", cursor);
-  const res = await apiRequest("GET", `/api/gigs?${query.toString()}`);
+  const res = await apiRequest("GET", gigListPath(params, cursor));
   return { gigs: (await readJson<Gig[] | undefined>(res)) ?? [], nextCursor: res.headers.get("X-Next-Cursor") || null };
 }
 
@@ -74,7 +73,7 @@ const READ_FOR_THIS_VISIT_MS = 3_000;
 
 /** Every gig the member `userId` takes part in (participant=me, DESIGN.md §8), not every gig of the site. */
 export function myGigsQuery(userId: string) {
-  const params = { participant: "me", limit: "100" };
+  const params = MY_GIGS_PARAMS;
   return {
     queryKey: [...gigKeys.list(params), userId],
     queryFn: async () => {

@@ -3,6 +3,7 @@ import { render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createQueryClient } from "../../lib/query-client";
 import { SESSION_TOKEN_KEY } from "../../lib/api";
+import { memberTabPaths } from "../../lib/member-tab-paths";
 import { apiError, mockApi } from "../../test/mock-api";
 import { makeUser } from "../../test/factories";
 import { AuthProvider, authKeys, useAuth } from "../auth/auth-context";
@@ -38,6 +39,9 @@ describe("a member's own tab waits for its reads before its first draw", () => {
     expect(client.getQueryData(authKeys.me())).toEqual(member);
     expect(client.getQueryData(myGigsQuery(member.id).queryKey)).toHaveLength(1);
     expect(client.getQueryData(myPayoutKeys.failed())).toEqual([]);
+    // The very paths the early reads started before the app's code ran (start-early-reads.ts), or none is taken.
+    const asked = api.calls.map((c) => `${c.path}${c.query.size ? `?${c.query.toString()}` : ""}`);
+    expect(asked.sort()).toEqual(memberTabPaths("active").sort());
     expect(api.callsTo("GET", "/api/gigs")[0]!.query.get("participant")).toBe("me");
 
     render(
@@ -59,8 +63,7 @@ describe("a member's own tab waits for its reads before its first draw", () => {
     const client = createQueryClient();
     await readMemberTab(client, "post");
     expect(client.getQueryData(authKeys.me())).toEqual(member);
-    expect(api.callsTo("GET", "/api/gigs")).toHaveLength(0);
-    expect(api.callsTo("GET", "/api/user/payouts")).toHaveLength(0);
+    expect(api.calls.map((c) => c.path)).toEqual(memberTabPaths("post"));
   });
 
   it("reads nothing more when the server refuses the session, which is forgotten", async () => {

@@ -6,13 +6,14 @@ import { Button } from "../../components/ui/button";
 import { AlertIcon } from "../../components/ui/icons";
 import { useToast } from "../../components/ui/toast";
 import { apiJson, errorText } from "../../lib/api";
+import { MY_FAILED_PAYOUTS_PATH } from "../../lib/member-tab-paths";
 import { useSettingsDialog } from "../profile/settings-context";
 
 export const myPayoutKeys = { failed: () => ["/api/user/payouts"] as const };
 
 /** The member's failed payouts (GET /api/user/payouts). */
 export function myFailedPayoutsQuery() {
-  return { queryKey: myPayoutKeys.failed(), queryFn: () => apiJson<MyPayoutView[]>("GET", "/api/user/payouts") };
+  return { queryKey: myPayoutKeys.failed(), queryFn: () => apiJson<MyPayoutView[]>("GET", MY_FAILED_PAYOUTS_PATH) };
 }
 
 export function useMyFailedPayouts(enabled = true) {
