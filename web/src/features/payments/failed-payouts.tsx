@@ -9,7 +9,7 @@ import { apiJson, errorText } from "../../lib/api";
 import { MY_FAILED_PAYOUTS_PATH } from "../../lib/member-tab-paths";
 import { useSettingsDialog } from "../profile/settings-context";
 
-export const myPayoutKeys = { failed: () => ["/api/user/payouts"] as const };
+export const myPayoutKeys = { failed: () => [MY_FAILED_PAYOUTS_PATH] as const };
 
 /** The member's failed payouts (GET /api/user/payouts). */
 export function myFailedPayoutsQuery() {
