@@ -7,11 +7,16 @@ import { defineConfig } from "vitest/config";
 // wrangler.toml points static assets at the built bundle; tests do not need it built.
 mkdirSync("dist/web", { recursive: true });
 
+// A test's deadline is only how long to wait before calling it stuck, never a speed check: a web file's first
+// test, which also loads its modules, took 2.5 s on a quiet machine and ran past vitest's 5 s default under load
+// (CI failed that way once). expect.poll waits as long as findBy does (web/src/test/setup.ts).
+const DEADLINES = { testTimeout: 60_000, expect: { poll: { timeout: 15_000 } } };
+
 export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: "domain", include: ["domain/**/*.test.ts"], environment: "node", testTimeout: 60_000 },
+        test: { name: "domain", include: ["domain/**/*.test.ts"], environment: "node", ...DEADLINES },
       },
       {
         // The Worker's NWC client against an independent wallet service through a real relay, both started
@@ -33,12 +38,7 @@ export default defineConfig({
           include: ["web/**/*.test.tsx", "web/**/*.test.ts"],
           environment: "jsdom",
           setupFiles: ["./web/src/test/setup.ts"],
-          // A test's deadline is only how long to wait before calling it stuck, never a speed check: a file's
-          // first test, which also loads its modules, took 2.5 s on a quiet machine and ran past vitest's 5 s
-          // default under load (CI failed that way once). As generous as the Worker's projects.
-          testTimeout: 60_000,
-          // expect.poll's deadline, like findBy's (web/src/test/setup.ts): how long to wait, not a speed check.
-          expect: { poll: { timeout: 15_000 } },
+          ...DEADLINES,
         },
       },
     ],
@@ -75,6 +75,6 @@ function workerProject(name: string, include: string[], exclude: string[] = []) 
       })),
     ],
     // A test that fills a rate limit may first wait for a fresh window (worker/test/factories.ts inOneRateWindow).
-    test: { name, include, exclude, setupFiles: ["./worker/test/apply-migrations.ts"], testTimeout: 60_000, expect: { poll: { timeout: 15_000 } } },
+    test: { name, include, exclude, setupFiles: ["./worker/test/apply-migrations.ts"], ...DEADLINES },
   };
 }

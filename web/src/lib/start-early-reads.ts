@@ -23,21 +23,22 @@ function heldSession(): string | null {
   }
 }
 
+/** The session this page starts with, read once (the first storage read is part of the page's start-up). */
+const startToken = heldSession();
+
 /**
  * A member opening one of their own tabs (Active, Post): the Worker's HTML holds only the tab's placeholder (it
  * renders every page as a visitor's), so there is nothing of the tab to take over.
  */
 export const openedMemberTab: Exclude<MainTab, "browse"> | null = (() => {
   const tab = mainPageTab();
-  return heldSession() !== null && tab !== null && tab !== "browse" ? tab : null;
+  return startToken !== null && tab !== null && tab !== "browse" ? tab : null;
 })();
 
-function startEarlyReads() {
-  const token = heldSession();
+function startEarlyReads(token: string | null) {
   if (!token) return;
   const read = (path: string) => startEarlyRead(path, token, () => apiRequest("GET", path));
-  const tab = mainPageTab();
-  for (const path of tab && tab !== "browse" ? memberTabPaths(tab) : [ME_PATH]) read(path);
+  for (const path of openedMemberTab ? memberTabPaths(openedMemberTab) : [ME_PATH]) read(path);
   // The top bar's member menus and avatar, loaded in a task of their own rather than in the one that draws the member once
   // the session check answers (each lazy import also adds its files' preload links to the document).
   setTimeout(() => {
@@ -48,4 +49,4 @@ function startEarlyReads() {
   }, 0);
 }
 
-startEarlyReads();
+startEarlyReads(startToken);
