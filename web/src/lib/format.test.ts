@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { formatDate, formatRenderedTime } from "./format";
 
 // The Worker's page and the hydrating render write dates by hand (no formatter built in the hydrating task): they must
@@ -33,5 +33,19 @@ describe("dates as the Worker renders them", () => {
 
   it("writes nothing for a date that is not one", () => {
     expect(formatDate("not a date", { as: "rendered" })).toBe("");
+  });
+});
+
+describe("dates in the reader's time zone", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("writes a date as the browser's own en-US formatter does, for any instant", () => {
+    vi.stubGlobal("navigator", { ...navigator, language: "en-US" });
+    const intl = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric" });
+    fc.assert(
+      fc.property(anyInstant, (date) => {
+        expect(formatDate(date.toISOString())).toBe(intl.format(date));
+      }),
+    );
   });
 });

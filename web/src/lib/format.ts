@@ -11,6 +11,13 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 export const twoDigits = (n: number) => String(n).padStart(2, "0");
 
 /**
+ * Whether this browser's language writes dates as en-US does (the app's own language): then a date in its time
+ * zone is written by hand too. Building the first formatter costs a phone tens of milliseconds of its main thread,
+ * in the render after hydration that writes every date in the reader's time.
+ */
+const writesUsEnglish = () => typeof navigator !== "undefined" && (navigator.language === "en-US" || navigator.language === "en");
+
+/**
  * A calendar date such as "Nov 22, 2026", in this browser's language and time zone; `as: "rendered"` is the
  * Worker's way (en-US, UTC), which the server's HTML and the browser's hydrating render both use
  * (lib/hydration.tsx useLocalTime). The Worker's way is written out by hand, as `Intl.DateTimeFormat("en-US",
@@ -22,6 +29,7 @@ export function formatDate(iso: string, { as = "local" }: { as?: "local" | "rend
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";
   if (as === "rendered") return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+  if (writesUsEnglish()) return `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
   dateFormat ??= new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
   return dateFormat.format(date);
 }
