@@ -80,7 +80,7 @@ export async function lighthousePages(baseUrl, pages) {
         // A member's own screen is reached by signing in, in this browser: it has drawn that screen before (its
         // code in the HTTP cache and the service worker's). So the page is opened once, uncounted, as the member
         // did when they signed in; without it the first counted run was the browser's first visit to the screen
-        // (decision 030, "Measuring a member's screen").
+        // (decision 030, "Measuring the pages with Lighthouse").
         await tab.goto(page.url, { waitUntil: "networkidle" });
         await tab.close();
         await browser.close();
