@@ -50,6 +50,18 @@ function nodeOf(node) {
   return node ? `${node.selector ?? ""} ${String(node.snippet ?? "").slice(0, 120)}`.trim() : null;
 }
 
+/** Opens a tab in the browser Lighthouse drives (the same profile, so the same storage and caches), uses it, closes it. */
+async function inTab(port, use) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const tab = await browser.contexts()[0].newPage();
+    await use(tab);
+    await tab.close();
+  } finally {
+    await browser.close();
+  }
+}
+
 /**
  * Runs Lighthouse on each page in turn. `pages`: { key, label, url, sessionToken? }. Answers, per page, the
  * scores (0-100) and what missed.
@@ -62,28 +74,19 @@ export async function lighthousePages(baseUrl, pages) {
     // GPU process, fonts, caches) during its first page load, beside that page: the first run of the first page
     // measured was the slowest every time (home 91-95 against 96-100 after). So the browser loads the first page
     // once, uncounted, before any run; each counted visitor run still starts with its storage and cache cleared.
-    if (pages.length) {
-      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
-      const tab = await browser.contexts()[0].newPage();
-      await tab.goto(pages[0].url, { waitUntil: "networkidle" });
-      await tab.close();
-      await browser.close();
-    }
+    if (pages.length) await inTab(chrome.port, (tab) => tab.goto(pages[0].url, { waitUntil: "networkidle" }));
     for (const page of pages) {
       if (page.sessionToken) {
-        // The page's origin gets the session in localStorage, as the web app keeps it after a sign-in.
-        const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
-        const context = browser.contexts()[0];
-        const tab = await context.newPage();
-        await tab.goto(baseUrl);
-        await tab.evaluate((token) => localStorage.setItem("sessionToken", token), page.sessionToken);
-        // A member's own screen is reached by signing in, in this browser: it has drawn that screen before (its
-        // code in the HTTP cache and the service worker's). So the page is opened once, uncounted, as the member
-        // did when they signed in; without it the first counted run was the browser's first visit to the screen
-        // (decision 030, "Measuring the pages with Lighthouse").
-        await tab.goto(page.url, { waitUntil: "networkidle" });
-        await tab.close();
-        await browser.close();
+        await inTab(chrome.port, async (tab) => {
+          // The page's origin gets the session in localStorage, as the web app keeps it after a sign-in.
+          await tab.goto(baseUrl);
+          await tab.evaluate((token) => localStorage.setItem("sessionToken", token), page.sessionToken);
+          // A member's own screen is reached by signing in, in this browser: it has drawn that screen before (its
+          // code in the HTTP cache and the service worker's). So the page is opened once, uncounted, as the member
+          // did when they signed in; without it the first counted run was the browser's first visit to the screen
+          // (decision 030, "Measuring the pages with Lighthouse").
+          await tab.goto(page.url, { waitUntil: "networkidle" });
+        });
       }
       // One run's performance score moves by ten points or more on this machine: the page's figures are those of
       // its median run (Lighthouse's own advice), with every run's score beside them.
