@@ -31,7 +31,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     // React, the router and TanStack Query load with every first page: one file, compressed as one, instead of the
-    // bundler's split into a chunk per set of pages that share them (react-router's alone was a 14 KB file).
+    // bundler's split into a chunk per set of pages that share them (react-router's alone was a 14 KB file). With them
+    // lib/lazy-part.ts, React.lazy's wrapper (a file of its own was 0.24 KB more of the first page).
     // The top bar's member menus and robot avatar (lib/start-early-reads.ts loads them after the app's first task)
     // are not on any first paint's path: their own imports are found by the browser as it loads them, not named by
     // preload links added all at once, which on a phone held the main thread for a long task (Total Blocking Time).
@@ -42,7 +43,7 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         chunkFileNames: (chunk) => (chunk.facadeModuleId && RENDERED_PAGE_SCREEN.test(chunk.facadeModuleId) ? "assets/page-[name]-[hash].js" : "assets/[name]-[hash].js"),
-        advancedChunks: { groups: [{ name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/ }] },
+        advancedChunks: { groups: [{ name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]|web[\\/]src[\\/]lib[\\/]lazy-part\.ts$/ }] },
       },
     },
   },

@@ -1,9 +1,10 @@
 import { hydrate, QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useState, type ReactNode } from "react";
+import { Suspense, useState, type ReactNode } from "react";
 import { BrowserRouter, createRoutesFromElements, Route, useRoutes } from "react-router";
 import { ToastProvider } from "./components/ui/toast";
 import { AuthProvider } from "./features/auth/auth-context";
 import { HydrationProvider } from "./lib/hydration";
+import { lazyPart } from "./lib/lazy-part";
 import { createQueryClient } from "./lib/query-client";
 import { ServerPageContext, type ServerPage } from "./lib/server-page";
 import { HomeRoute } from "./routes/home";
@@ -13,9 +14,9 @@ import { AdminRoute, FaqRoute, PrivacyRoute, ProfileByIdRoute, ProfileRoute, Ter
 
 // The main page ships with the first bundle; every other screen loads when first visited.
 // (Declarative routes: the data router's extra code would cost ~15 KB gzipped on the first page.)
-const UserRoute = lazy(() => import("./routes/user").then((m) => ({ default: m.UserRoute })));
-const GigRoute = lazy(() => import("./routes/gig").then((m) => ({ default: m.GigRoute })));
-const NotFoundRoute = lazy(() => import("./routes/not-found").then((m) => ({ default: m.NotFoundRoute })));
+const UserRoute = lazyPart(() => import("./routes/user").then((m) => m.UserRoute));
+const GigRoute = lazyPart(() => import("./routes/gig").then((m) => m.GigRoute));
+const NotFoundRoute = lazyPart(() => import("./routes/not-found").then((m) => m.NotFoundRoute));
 
 /** The paths of the pages the Worker renders (decision 030): its page reads (ssr/render.tsx) are keyed by them. */
 export const PAGE_PATHS = { gig: "gig/:id", gigs: "gigs/:id", user: "user/:npub" } as const;

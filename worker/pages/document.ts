@@ -117,16 +117,7 @@ export function headBytes(shell: AppShell, preview: LinkPreview, pageUrl: string
   return [encoder.encode(before), shell.css, encoder.encode(after)];
 }
 
-/**
- * `before`, then the rendered app as React streamed it, then `after`: one HTML body. The render is whole before
- * its first byte is read (web/src/ssr/render.tsx), so its chunks are all there: they are taken at once and the
- * page goes out as one body of known length, which the runtime sends without a JavaScript stream to pull from
- * chunk by chunk (the browse page's HTML is some forty of React's chunks).
- */
-export async function documentBody(before: Uint8Array[], app: ReadableStream<Uint8Array>, after: string): Promise<Blob> {
-  const parts: Uint8Array[] = [...before];
-  const reader = app.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) parts.push(read.value);
-  parts.push(encoder.encode(after));
-  return new Blob(parts);
+/** `before`, then the rendered app, then `after`: one HTML body, of known length. */
+export function documentBody(before: Uint8Array[], app: string, after: string): Blob {
+  return new Blob([...before, app, after]);
 }

@@ -50,7 +50,7 @@ export async function renderedPage({ url, visitor, assets, deps }: PageAsked, pr
     const tab = url.searchParams.get("tab");
     const paintsFromHtml = visitor && (tab === null || tab === "browse");
     const head = headBytes(shell, await previewOf(sources), new URL(url.pathname, url.origin).toString(), { paintsFromHtml });
-    return new Response(await documentBody(head, page.html, `</div>${page.stateScript}${shell.tail}`), {
+    return new Response(documentBody(head, page.html, `</div>${page.stateScript}${shell.tail}`), {
       status: page.status,
       headers: {
         "content-type": "text/html; charset=utf-8",

@@ -39,7 +39,7 @@ export interface RenderedPage {
   /** 404 when the address names what a visitor cannot see (its page says not found). */
   status: 200 | 404;
   /** The app's HTML for inside the root element, whole: every Suspense boundary already resolved. */
-  html: ReadableStream<Uint8Array>;
+  html: string;
   /** The `<script type="application/json">` element carrying the page's URL, clock and data to the browser. */
   stateScript: string;
 }

@@ -4,7 +4,7 @@
 // Only the Worker imports this (as `#ssr`, see contract.ts); the browser's bundle never does.
 import { dehydrate, type QueryClient } from "@tanstack/react-query";
 import { StrictMode, Suspense, useContext } from "react";
-import { renderToReadableStream } from "#react-dom-server";
+import { renderToString } from "#react-dom-server";
 import { matchRoutes, parsePath, renderMatches, StaticRouter, UNSAFE_NavigationContext, type RouteMatch } from "react-router";
 import { AppProviders, appRouteObjects, PAGE_PATHS } from "../app";
 import { browseParams, DEFAULT_BROWSE_FILTERS } from "../features/gigs/browse-query";
@@ -12,6 +12,7 @@ import { gigKeys, isPostedBy, type GigPage } from "../features/gigs/use-gigs";
 import { readMainPageParams } from "../features/layout/main-tab";
 import { profileKeys } from "../features/profile/use-profile";
 import { ApiError } from "../lib/api";
+import { codeAsked } from "../lib/lazy-part";
 import { createQueryClient } from "../lib/query-client";
 import { PAGE_STATE_ID, scriptSafeJson, type ServerPage } from "../lib/server-page";
 import { RouteLoading } from "../routes/root-layout";
@@ -135,6 +136,27 @@ function matchesOf(pathname: string): RouteMatch[] | null {
   return matches;
 }
 
+/**
+ * Where React's string renderer gave up on a Suspense boundary (it does not wait for one): the boundary's fallback
+ * follows, for the browser to draw the part itself. A page's text never holds it: "<" is escaped in every text.
+ */
+const CLIENT_RENDERED_BOUNDARY = "<!--$!-->";
+
+/**
+ * The page drawn whole, with no part left to its "Loading" fallback, which a reader without JavaScript would keep.
+ * React's string renderer does not wait for a lazy part's code (lib/lazy-part.ts; in the Worker's bundle, but handed
+ * over a turn later): where a render found code still loading, that code is waited for and the page rendered again
+ * (an isolate's first page of each kind). A part given up with no code loading is a component that failed: no page
+ * then (worker/pages/page.ts serves the plain shell, and the browser draws the page itself).
+ */
+async function renderedWhole(render: () => string): Promise<string> {
+  for (;;) {
+    const html = render();
+    if (!html.includes(CLIENT_RENDERED_BOUNDARY)) return html;
+    if (!(await codeAsked())) throw new Error("a part of the page could not be rendered");
+  }
+}
+
 export const renderPage: RenderPage = async ({ url, renderedAt, withData }, sources) => {
   const client = createQueryClient();
   const answers: Answers = new Map();
@@ -145,8 +167,7 @@ export const renderPage: RenderPage = async ({ url, renderedAt, withData }, sour
   const state = dehydrate(client, { shouldDehydrateQuery: (query) => query.state.status !== "pending" });
   const page: ServerPage = { url, renderedAt, state };
 
-  let failure: unknown = null;
-  const html = await renderToReadableStream(
+  const app = (
     <StrictMode>
       <AppProviders queryClient={client} renderedAt={renderedAt}>
         <StaticRouter location={url}>
@@ -155,14 +176,8 @@ export const renderPage: RenderPage = async ({ url, renderedAt, withData }, sour
           </Suspense>
         </StaticRouter>
       </AppProviders>
-    </StrictMode>,
-    // Every boundary inline: React outlines a large one (the browse list) behind its fallback and reveals it with
-    // an inline script, which the CSP forbids (script-src 'self') and a browser without JavaScript never runs.
-    { progressiveChunkSize: Number.POSITIVE_INFINITY, onError: (error) => void (failure ??= error) },
+    </StrictMode>
   );
-  // Whole before the first byte is read, for the same reason: a boundary still waiting (a lazy route's code on
-  // the isolate's first page) would be sent as its fallback. That code is in the Worker's bundle: no network wait.
-  await html.allReady;
-  if (failure) throw failure;
+  const html = await renderedWhole(() => renderToString(app));
   return { status: found ? 200 : 404, html, stateScript: `<script type="application/json" id="${PAGE_STATE_ID}">${pageScriptJson(page, answers)}</script>` };
 };

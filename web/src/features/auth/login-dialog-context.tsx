@@ -1,8 +1,9 @@
 // Anyone can ask for the login dialog (the top bar, a Login Required card, a claim button).
 // The dialog and its Nostr code load on first use, keeping them out of the first page.
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { lazyPart } from "../../lib/lazy-part";
 
-const LoginDialog = lazy(() => import("#browser-only/login-dialog").then((m) => ({ default: m.LoginDialog })));
+const LoginDialog = lazyPart(() => import("#browser-only/login-dialog").then((m) => m.LoginDialog));
 
 interface LoginDialogApi {
   /** Opens the login dialog; `reason` (e.g. "Log in to claim this gig.") is shown under its title. */

@@ -1,7 +1,7 @@
 // The details modal's actions, by role and status (SPEC.md §2 Gig details modal, §6; DESIGN.md §4). What is
 // offered comes from the shared state machine (gigPermissions → judge); the Worker checks it again.
 import { useMutation } from "@tanstack/react-query";
-import { lazy, Suspense, useId, useState, type FormEvent, type ReactNode } from "react";
+import { Suspense, useId, useState, type FormEvent, type ReactNode } from "react";
 import { workerPayout } from "../../../../domain/fees";
 import type { AttachmentRef } from "../../../../domain/files";
 import { nextStep, type InterestSummary, type NextAction } from "../../../../domain/gig-next-step";
@@ -25,12 +25,13 @@ import { useInterestMessages } from "./use-gigs";
 import { actionMilestone, currentAmount, currentMilestone, FundMilestoneButton, fundedFromCurrent, milestoneFacts } from "./milestone-steps";
 import { PostAgainButton } from "../payments/post-again-button";
 import type { Gig, InterestMessage } from "./types";
+import { lazyPart } from "../../lib/lazy-part";
 
 // Extensions and reviews check their input with the shared zod rules: loaded only for the parties who see them
 // (never a visitor, so the Worker's bundle gets stand-ins: `#browser-only/…`, decision 030).
-const WorkerExtensionPanel = lazy(() => import("#browser-only/extension-panel").then((m) => ({ default: m.WorkerExtensionPanel })));
-const HirerExtensionPanel = lazy(() => import("#browser-only/extension-panel").then((m) => ({ default: m.HirerExtensionPanel })));
-const GigReviewPanel = lazy(() => import("#browser-only/review-step").then((m) => ({ default: m.GigReviewPanel })));
+const WorkerExtensionPanel = lazyPart(() => import("#browser-only/extension-panel").then((m) => m.WorkerExtensionPanel));
+const HirerExtensionPanel = lazyPart(() => import("#browser-only/extension-panel").then((m) => m.HirerExtensionPanel));
+const GigReviewPanel = lazyPart(() => import("#browser-only/review-step").then((m) => m.GigReviewPanel));
 
 function useFailureToast() {
   const { toast } = useToast();

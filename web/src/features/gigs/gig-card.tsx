@@ -1,6 +1,6 @@
 // A gig on the Browse and Active tabs (SPEC.md §2 Gig card). The whole card opens the gig (its title is
 // the button, stretched over the card); the poster link, the report button and any footer sit above it.
-import { lazy, Suspense, useContext, useState, type MouseEvent, type ReactNode } from "react";
+import { Suspense, useContext, useState, type MouseEvent, type ReactNode } from "react";
 import { UNSAFE_LocationContext, UNSAFE_NavigationContext } from "react-router";
 import { Badge } from "../../components/ui/badge";
 import { trackRecordText } from "../../../../domain/reputation";
@@ -12,8 +12,9 @@ import { useLoginDialog } from "../auth/login-dialog-context";
 import { amountFor } from "./gig-roles";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import { ownerIdOf, type Gig } from "./types";
+import { lazyPart } from "../../lib/lazy-part";
 
-const ReportGigDialog = lazy(() => import("#browser-only/report-gig-dialog").then((m) => ({ default: m.ReportGigDialog })));
+const ReportGigDialog = lazyPart(() => import("#browser-only/report-gig-dialog").then((m) => m.ReportGigDialog));
 
 /** The claiming worker's progress (SPEC.md §2): claimed 60% "In Progress", submitted 100% "Submitted". */
 export function claimProgress(status: string): { percent: number; label: string } | null {

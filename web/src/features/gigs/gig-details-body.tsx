@@ -7,7 +7,7 @@
 // The page is rendered by the Worker and hydrated (decision 030), so what this draws first reads the clock and
 // the reader's time zone only through lib/hydration.tsx.
 import { skipToken, useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useRef, type ReactNode } from "react";
+import { Suspense, useRef, type ReactNode } from "react";
 import { Link } from "react-router";
 import { UserAvatar } from "../../components/ui/avatar";
 import { CopyButton } from "../../components/ui/copy-button";
@@ -28,10 +28,11 @@ import { amountFor, gigPermissions } from "./gig-roles";
 import { posterReputation } from "./gig-card";
 import { GigStatusBadge, GigTypeBadge } from "./gig-status";
 import type { Gig } from "./types";
+import { lazyPart } from "../../lib/lazy-part";
 
 // The plan change checks its rows with the shared zod rules: loaded only for the parties who see it. A visitor is
 // never one, so the Worker's bundle gets a stand-in that draws nothing (`#browser-only/…`, decision 030).
-const MilestonePlanChange = lazy(() => import("#browser-only/milestone-plan-change").then((m) => ({ default: m.MilestonePlanChange })));
+const MilestonePlanChange = lazyPart(() => import("#browser-only/milestone-plan-change").then((m) => m.MilestonePlanChange));
 
 /** Posted, Worker Claimed, In Progress, Work Submitted, Approved & Paid (SPEC.md §2). */
 export const STEPS = ["Posted", "Worker Claimed", "In Progress", "Work Submitted", "Approved & Paid"] as const;

@@ -4,17 +4,18 @@
 // the intent. Every modal's code loads on first use, keeping it off the first page. A gig's own page
 // (routes/gig.tsx) provides the same dialogs to the same actions, but shows a gig's details as a page: it says
 // where "the details" of a gig are (`showDetails`) instead of the details modal.
-import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from "react";
+import { Suspense, useCallback, useMemo, useState, type ReactNode } from "react";
 import { GigDialogsContext } from "./gig-dialogs-context";
 import { useGigIntent } from "./gig-intent";
 import { GigChatSlot } from "./gig-chat-slot";
 import type { PaymentRequestInfo } from "../payments/payment-types";
+import { lazyPart } from "../../lib/lazy-part";
 
 // Each opens on a member's click, after hydration: the Worker's bundle gets stand-ins that draw nothing
 // (`#browser-only/…`, decision 030), keeping the payment dialog's QR code and the rest out of its script.
-const GigDetailsModal = lazy(() => import("#browser-only/gig-details-modal").then((m) => ({ default: m.GigDetailsModal })));
-const ManageGigModal = lazy(() => import("#browser-only/manage-gig-modal").then((m) => ({ default: m.ManageGigModal })));
-const PaymentModal = lazy(() => import("#browser-only/payment-modal").then((m) => ({ default: m.PaymentModal })));
+const GigDetailsModal = lazyPart(() => import("#browser-only/gig-details-modal").then((m) => m.GigDetailsModal));
+const ManageGigModal = lazyPart(() => import("#browser-only/manage-gig-modal").then((m) => m.ManageGigModal));
+const PaymentModal = lazyPart(() => import("#browser-only/payment-modal").then((m) => m.PaymentModal));
 
 export function GigDialogsProvider({
   children,

@@ -1,9 +1,10 @@
 // The signed-in Post tab (SPEC.md §2 Post tab). The form and its rules (zod) load in their own chunk,
 // off the first page.
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { Skeleton } from "../../components/ui/skeleton";
+import { lazyPart } from "../../lib/lazy-part";
 
-const PostGigForm = lazy(() => import("#browser-only/post-gig-form").then((m) => ({ default: m.PostGigForm })));
+const PostGigForm = lazyPart(() => import("#browser-only/post-gig-form").then((m) => m.PostGigForm));
 
 export function PostGig() {
   return (

@@ -1,5 +1,5 @@
 // Sticky top navigation (SPEC.md §2): brand, the main page tabs, and the member's corner.
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { Link } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Skeleton } from "../../components/ui/skeleton";
@@ -10,9 +10,10 @@ import { NotificationsBell } from "#browser-only/notifications-bell";
 import { LogoMark } from "./logo";
 import { mainTabHref, useMainTab, type MainTab } from "./main-tab";
 import { UserAvatar } from "../../components/ui/avatar";
+import { lazyPart } from "../../lib/lazy-part";
 
 // The menu (and its popper code) only matters to members: it loads once someone is signed in.
-const UserMenu = lazy(() => import("#browser-only/user-menu").then((m) => ({ default: m.UserMenu })));
+const UserMenu = lazyPart(() => import("#browser-only/user-menu").then((m) => m.UserMenu));
 
 const TAB_LABELS: Record<MainTab, string> = { browse: "Browse", active: "Active", post: "Post" };
 

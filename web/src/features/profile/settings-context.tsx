@@ -1,9 +1,10 @@
 // The "Profile and settings" dialog (SPEC.md §2 Other modals), reachable from the user menu and from the
 // Post flow ("Lightning Address Required" opens it). The dialog's code loads on first use.
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { useAuth } from "../auth/auth-context";
+import { lazyPart } from "../../lib/lazy-part";
 
-const SettingsDialog = lazy(() => import("#browser-only/settings-dialog").then((m) => ({ default: m.SettingsDialog })));
+const SettingsDialog = lazyPart(() => import("#browser-only/settings-dialog").then((m) => m.SettingsDialog));
 
 interface SettingsDialogApi {
   openSettings: () => void;

@@ -1,9 +1,10 @@
 // The floating suggestion box button (SPEC.md §2 Other modals), bottom-right on every member-facing page.
 // It ships with the first page, so it is only a button: the dialog's code loads on first use.
-import { lazy, Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
 import { OWN_DIALOG } from "./use-suggestions";
+import { lazyPart } from "../../lib/lazy-part";
 
-const SuggestionDialog = lazy(() => import("#browser-only/suggestion-dialog").then((m) => ({ default: m.SuggestionDialog })));
+const SuggestionDialog = lazyPart(() => import("#browser-only/suggestion-dialog").then((m) => m.SuggestionDialog));
 
 /**
  * The room a page needs at its very bottom so its last content (the footer's links) can scroll clear of the
