@@ -5,9 +5,9 @@ import { codeAsked, lazyPart } from "./lazy-part";
 
 // The Worker renders its pages with React's string renderer, which does not wait for lazy code (ssr/render.tsx):
 // a part still loading is left to the browser. What the render relies on: it can tell which code it asked for,
-// wait for it, and then get the part drawn in one pass.
+// wait for it, and get the part drawn by the next render.
 describe("a lazily loaded part", () => {
-  it("is left to the browser while its code loads, then drawn in the same render once it has arrived", async () => {
+  it("is left to the browser while its code loads, and drawn by the next render once it has arrived", async () => {
     let loads = 0;
     const Greeting = lazyPart(async () => {
       loads += 1;
