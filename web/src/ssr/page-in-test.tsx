@@ -3,7 +3,6 @@
 import { act } from "@testing-library/react";
 import { StrictMode } from "react";
 import { hydrateRoot, type Root } from "react-dom/client";
-import { renderToReadableStream } from "react-dom/server";
 import { vi } from "vitest";
 import { App } from "../app";
 import type { ServerPage } from "../lib/server-page";
@@ -13,13 +12,8 @@ import { renderPage } from "./render";
 /** The Worker's answer for `url`: its status, the rendered HTML, the page's data and the script carrying it. */
 export async function workerRenders(url: string, sources: PageSources, { renderedAt, withData = true }: { renderedAt: number; withData?: boolean }) {
   const rendered = await renderPage({ url, renderedAt, withData }, sources);
-  const html = await new Response(rendered.html).text();
-  // React's server renderer leaves the last contexts it rendered with set (react-dom 19 restores them only when
-  // its next render starts). In the Worker nothing else reads them; here the browser's renderer runs in the same
-  // JavaScript realm and would find the page's router already there. A render of nothing puts them back.
-  await new Response(await renderToReadableStream(null)).text();
   const page = JSON.parse(rendered.stateScript.replace(/^<script[^>]*>/, "").replace(/<\/script>$/, "")) as ServerPage;
-  return { status: rendered.status, html, page, stateScript: rendered.stateScript };
+  return { status: rendered.status, html: rendered.html, page, stateScript: rendered.stateScript };
 }
 
 let root: Root | null = null;
