@@ -1,12 +1,13 @@
 import type { Context } from "hono";
 import type { Env } from "./env";
-import type { Db, UserRow } from "./db/client";
+import type { D1Client, Db, UserRow } from "./db/client";
 
 export type { Db, UserRow };
 
 /** What the middleware puts on every request. */
 export interface AppVariables {
-  db: Db;
+  /** The request's D1 session (d1-sessions.ts); its drizzle handle is `dbOf(c)`, built when first asked for. */
+  d1: D1Client;
   /** The signed-in member, when the request carries a valid session. */
   user: UserRow | null;
   /** The id of the member session the request carries (the sessions list marks it "This device"). */

@@ -4,8 +4,8 @@
 // Requests that change something start at the primary: the reads a state transition judges by are fresh
 // (the compare-and-set would refuse a stale one anyway, with a needless 409). Writes always go to the primary.
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./context";
-import { openDbSession } from "./db/client";
+import type { AppContext, AppEnv } from "./context";
+import { openDb, openDbSession, type D1Client, type Db } from "./db/client";
 
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 
@@ -20,8 +20,28 @@ export function sessionStart(method: string, bookmark: string | undefined): stri
 
 export const d1Session: MiddlewareHandler<AppEnv> = async (c, next) => {
   const session = c.env.DB.withSession(sessionStart(c.req.method, c.req.header(BOOKMARK_HEADER)));
-  c.set("db", openDbSession(session));
+  c.set("d1", session);
   await next();
   const bookmark = session.getBookmark();
   if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
 };
+
+const handles = new WeakMap<D1Client, Db>();
+
+/**
+ * The request's database handle (drizzle, on its D1 session), built the first time the request asks for it. A
+ * request that runs no drizzle query builds none: building one costs a tenth of a browse page's CPU (its
+ * relational query builders, one per table), and a sign-in's two requests run their statements on the session
+ * itself (services/auth.ts), as a login challenge that is signed asks the database nothing.
+ */
+export function dbOf(c: AppContext): Db {
+  const session = c.get("d1");
+  // Outside /api (the LNURL and NIP-05 answers) there is no session: the binding's own handle.
+  if (!session) return openDb(c.env.DB);
+  let db = handles.get(session);
+  if (!db) {
+    db = openDbSession(session);
+    handles.set(session, db);
+  }
+  return db;
+}

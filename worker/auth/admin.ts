@@ -29,6 +29,7 @@ import type { Env } from "../env";
 import { AppError, forbidden, tooManyRequests, unauthorized } from "../errors";
 import { randomHex, sha256Hex, timingSafeEqual } from "./tokens";
 import type { Deps } from "../services/deps";
+import { dbOf } from "../d1-sessions";
 
 export const ADMIN_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
 export const LOCKOUT_WINDOW_MINUTES = 15;
@@ -204,4 +205,4 @@ export async function signOutAdmin({ db }: Pick<Deps, "db">, token: string): Pro
 }
 
 /** The resolver `identify(...)` uses to set `c.var.isAdmin` (after it opened the request's database). */
-export const resolveAdminToken = (c: AppContext, token: string) => isAdminToken(c.var.db, token, new Date(), c.env);
+export const resolveAdminToken = (c: AppContext, token: string) => isAdminToken(dbOf(c), token, new Date(), c.env);

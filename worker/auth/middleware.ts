@@ -10,6 +10,7 @@ import { accessFor, readsMemberAccount } from "./access";
 import { endMemberAccess, sessionAtInbox } from "./member-sessions";
 import { isBareSessionSecret, parseMemberSessionToken, sha256Hex } from "./tokens";
 import { INBOX_SOCKET_PATH } from "../routes/socket-upgrade";
+import { dbOf } from "../d1-sessions";
 
 export function bearerToken(header: string | undefined): string | null {
   const match = header?.match(/^Bearer\s+(\S+)$/i);
@@ -67,14 +68,14 @@ async function memberSession(c: AppContext, token: string): Promise<{ user: User
   } else if (!isBareSessionSecret(token)) return null;
 
   if (!named || !checked) {
-    const session = await sessionForToken(c.var.db, token);
+    const session = await sessionForToken(dbOf(c), token);
     // "Last used" in the sessions list: written after the answer, and at most every few minutes.
-    if (session && lastUsedIsStale(session.lastUsedAt)) c.executionCtx.waitUntil(touchSession(c.var.db, session.sessionId));
+    if (session && lastUsedIsStale(session.lastUsedAt)) c.executionCtx.waitUntil(touchSession(dbOf(c), session.sessionId));
     return session;
   }
-  if (checked.touched) c.executionCtx.waitUntil(touchSession(c.var.db, checked.sessionId));
+  if (checked.touched) c.executionCtx.waitUntil(touchSession(dbOf(c), checked.sessionId));
   if (!readsMemberAccount(c.req.method, c.req.path)) return { user: memberOfSession(named.userId, checked.nostrPubkey), sessionId: checked.sessionId };
-  const account = await liveUserById(c.var, named.userId);
+  const account = await liveUserById({ db: dbOf(c) }, named.userId);
   if (account) return { user: account, sessionId: checked.sessionId };
   // The account is gone but its inbox did not hear of it (the deletion could not tell it): it does now.
   c.executionCtx.waitUntil(endMemberAccess(c.env, named.userId).catch((err) => console.error("could not end a deleted account's sessions", named.userId, err)));

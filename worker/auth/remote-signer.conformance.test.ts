@@ -50,7 +50,7 @@ afterAll(async () => {
 function worker() {
   const app = new Hono<AppEnv>();
   app.use("/api/*", async (c, next) => {
-    c.set("db", d1.db);
+    c.set("d1", d1.db.$client);
     await next();
   });
   app.use("/api/*", identify(async () => false));

@@ -32,7 +32,7 @@ const dialect = new SQLiteAsyncDialect();
  * A handle on one D1 session (D1 read replication): a request's reads go to a replica at least as new as
  * the session's bookmark, its writes to the primary. Built per request, reusing the schema's config.
  */
-export function openDbSession(session: D1DatabaseSession): Db {
+export function openDbSession(session: D1Client): Db {
   if (!relational) {
     const tables = extractTablesRelationalConfig(schema, createTableRelationsHelpers);
     relational = { fullSchema: schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap };

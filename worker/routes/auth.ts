@@ -3,13 +3,15 @@ import { z } from "zod";
 import type { AppEnv } from "../context";
 import { isRecord, nostrEventSchema, plainLoginEvent, siteOrigins } from "../auth/nostr-login";
 import { bearerToken, requireMember } from "../auth/middleware";
-import { createLoginChallenge, endAllSessions, endSession, endSessionById, listSessions, signInWithNostr } from "../services/auth";
+import { createLoginChallenge, endAllSessions, endSession, endSessionById, listSessions, signInWithNostr, type SignInDeps } from "../services/auth";
 import { ownUser } from "../services/users";
 import { aliasDomainOf } from "./config";
 import { jsonBody, parseWith } from "./parse";
 import { rateLimit } from "../rate-limits";
 import { storesLoginChallenges } from "../auth/login-challenges";
 import { depsOf } from "./deps";
+import { dbOf } from "../d1-sessions";
+import type { AppContext } from "../context";
 
 const verifyBody = z.object({
   event: nostrEventSchema,
@@ -26,15 +28,18 @@ function verifyRequest(body: unknown): z.output<typeof verifyBody> {
   return parseWith(verifyBody, body);
 }
 
+/** What a sign-in's two requests need: the request's D1 session, and its drizzle handle only if a path asks for one. */
+const signInDepsOf = (c: AppContext): SignInDeps => ({ client: c.get("d1"), db: () => dbOf(c), env: c.env });
+
 export const authRoutes = new Hono<AppEnv>()
   // Sign-in needs only the request's database and the bindings (no Lightning, no LNURL): not the whole of depsOf,
   // which a sign-in would build for nothing.
   // Counted when asked for only where challenges are stored; a signed one's use is counted at the verify (docs/decisions/036).
-  .post("/nostr/challenge", rateLimit("loginChallenge", { when: storesLoginChallenges }), async (c) => c.json(await createLoginChallenge({ db: c.var.db, env: c.env })))
+  .post("/nostr/challenge", rateLimit("loginChallenge", { when: storesLoginChallenges }), async (c) => c.json(await createLoginChallenge(signInDepsOf(c))))
   .post("/nostr/verify", rateLimit("loginVerify"), async (c) => {
     const { event, challengeId } = verifyRequest(await jsonBody(c));
     const { sessionToken, user } = await signInWithNostr(
-      { db: c.var.db, env: c.env },
+      signInDepsOf(c),
       event,
       challengeId,
       siteOrigins(c.req.url, c.env.ALIAS_DOMAIN),

@@ -1,5 +1,6 @@
 import type { AppContext } from "../context";
 import { makeDeps } from "../composition";
+import { dbOf } from "../d1-sessions";
 import type { Deps } from "../services/deps";
 
 const perRequest = new WeakMap<AppContext, Deps>();
@@ -11,7 +12,7 @@ const perRequest = new WeakMap<AppContext, Deps>();
 export function depsOf(c: AppContext): Deps {
   let deps = perRequest.get(c);
   if (!deps) {
-    deps = makeDeps(c.env, (work) => c.executionCtx.waitUntil(work()), { db: c.var.db, origin: new URL(c.req.url).origin });
+    deps = makeDeps(c.env, (work) => c.executionCtx.waitUntil(work()), { db: dbOf(c), origin: new URL(c.req.url).origin });
     perRequest.set(c, deps);
   }
   return deps;

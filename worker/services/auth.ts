@@ -2,7 +2,7 @@
 import { and, desc, eq, exists, fillPlaceholders, getTableColumns, gt, isNull, lt, or, sql, type Column, type SQL } from "drizzle-orm";
 import { QueryBuilder, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import * as nip19 from "nostr-tools/nip19";
-import type { Db, UserRow } from "../db/client";
+import type { D1Client, Db, UserRow } from "../db/client";
 import { allMeasured, nowIso } from "../db/client";
 import { authChallenges, sessions, users } from "../db/schema";
 import { notFound, unauthorized } from "../errors";
@@ -25,15 +25,26 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const LAST_USED_GRANULARITY_MS = 5 * 60 * 1000;
 
 /**
+ * What the two sign-in requests need: the request's D1 session, which a sign-in with a signed challenge runs its
+ * statements on as they are (built once, below), a drizzle handle on it for the other paths (built only when one
+ * of them runs: d1-sessions.ts, dbOf), and the settings.
+ */
+export interface SignInDeps {
+  client: D1Client;
+  db: () => Db;
+  env?: Deps["env"];
+}
+
+/**
  * A login challenge. Signed (auth/login-challenges.ts, docs/decisions/034): nothing is written, the sign-in that
  * uses it records its use. Without the key that signs them (NOSTR_SECRET_KEY unset) it is stored, as before.
  */
-export async function createLoginChallenge({ db, env }: Pick<Deps, "db"> & Partial<Pick<Deps, "env">>): Promise<{ challenge: string; challengeId: string }> {
+export async function createLoginChallenge({ db, env }: Pick<SignInDeps, "db" | "env">): Promise<{ challenge: string; challengeId: string }> {
   const key = await challengeKeyOf(env);
   if (key) return signedChallenge(key, CHALLENGE_TTL_MS);
   const challengeId = crypto.randomUUID();
   const challenge = randomHex(32);
-  await db.insert(authChallenges).values({
+  await db().insert(authChallenges).values({
     id: challengeId,
     challenge,
     expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS).toISOString(),
@@ -113,8 +124,8 @@ const MEMBER_BY_KEY = queryBuilder.select(USER_FIELDS).from(users).where(eq(user
 /** Whether a challenge was used: read only when a sign-in is refused, to say why. */
 const CHALLENGE_USED = queryBuilder.select({ one: sql`1` }).from(authChallenges).where(eq(authChallenges.id, sql.placeholder("challengeId"))).limit(1).toSQL();
 
-const bound = (db: Db, query: { sql: string; params: unknown[] }, values: Record<string, unknown>): D1PreparedStatement =>
-  db.$client.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
+const bound = (client: D1Client, query: { sql: string; params: unknown[] }, values: Record<string, unknown>): D1PreparedStatement =>
+  client.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
 
 /**
  * A sign-in with a signed challenge: the id says when it expires and the challenge text (auth/login-challenges.ts),
@@ -124,8 +135,7 @@ const bound = (db: Db, query: { sql: string; params: unknown[] }, values: Record
  * challenge, the second's record of its use fails, and with it everything the second would have written.
  */
 async function signInWithSignedChallenge(
-  db: Db,
-  env: Deps["env"] | undefined,
+  { client, db, env }: SignInDeps,
   key: CryptoKey,
   event: LoginEvent,
   challengeId: string,
@@ -139,18 +149,18 @@ async function signInWithSignedChallenge(
   const problem = firstLoginEventProblem(event, { challenge: open.challenge, siteOrigins }, Math.floor(openedAt / 1000));
   if (problem) {
     // The checks in their order: a used challenge is refused as such before what is wrong with the event.
-    const used = await bound(db, CHALLENGE_USED, { challengeId }).first();
+    const used = await bound(client, CHALLENGE_USED, { challengeId }).first();
     throw used ? unauthorized(CHALLENGE_REFUSED, "invalid_challenge") : unauthorized(problem, "invalid_event");
   }
 
   const { secret, tokenHash, sessionId, expiresAt } = await newSession(openedAt);
   let members: D1Result<Record<string, unknown>>;
   try {
-    [, , , members] = await db.$client.batch<Record<string, unknown>>([
-      bound(db, USE_CHALLENGE, { challengeId, challenge: open.challenge, expiresAt: new Date(open.expiresAt).toISOString(), now, eventId: event.id }),
-      bound(db, UPSERT_MEMBER, { userId: crypto.randomUUID(), username: nip19.npubEncode(event.pubkey), pubkey: event.pubkey }),
-      bound(db, OPEN_SESSION, { tokenHash, sessionId, sessionExpiresAt: new Date(expiresAt).toISOString(), client: clientLabel(userAgent), now, pubkey: event.pubkey }),
-      bound(db, MEMBER_BY_KEY, { pubkey: event.pubkey }),
+    [, , , members] = await client.batch<Record<string, unknown>>([
+      bound(client, USE_CHALLENGE, { challengeId, challenge: open.challenge, expiresAt: new Date(open.expiresAt).toISOString(), now, eventId: event.id }),
+      bound(client, UPSERT_MEMBER, { userId: crypto.randomUUID(), username: nip19.npubEncode(event.pubkey), pubkey: event.pubkey }),
+      bound(client, OPEN_SESSION, { tokenHash, sessionId, sessionExpiresAt: new Date(expiresAt).toISOString(), client: clientLabel(userAgent), now, pubkey: event.pubkey }),
+      bound(client, MEMBER_BY_KEY, { pubkey: event.pubkey }),
     ]);
   } catch (err) {
     refuseReplayedEvent(err);
@@ -185,14 +195,16 @@ async function newSession(openedAt: number): Promise<{ secret: string; tokenHash
  * unknown, expired or used challenge first, then what is wrong with the event.
  */
 export async function signInWithNostr(
-  { db, env }: Pick<Deps, "db"> & Partial<Pick<Deps, "env">>,
+  deps: SignInDeps,
   event: LoginEvent,
   challengeId: string,
   siteOrigins: readonly string[],
   userAgent?: string,
 ): Promise<{ sessionToken: string; user: UserRow }> {
-  const key = isSignedChallengeId(challengeId) ? await challengeKeyOf(env) : null;
-  if (key) return signInWithSignedChallenge(db, env, key, event, challengeId, siteOrigins, userAgent);
+  const key = isSignedChallengeId(challengeId) ? await challengeKeyOf(deps.env) : null;
+  if (key) return signInWithSignedChallenge(deps, key, event, challengeId, siteOrigins, userAgent);
+  const db = deps.db();
+  const env = deps.env;
   // A stored challenge: one asked for while no key signed them, or just before they were first signed.
   const openedAt = Date.now();
   const now = nowIso();
@@ -240,7 +252,7 @@ export async function signInWithNostr(
   if (consumed.length === 0) return refuse(db, event, challengeId, siteOrigins, now, nowSeconds);
   const user = members[0];
   if (!user) throw new Error("member row missing after insert");
-  return { sessionToken: await sessionTokenFor(db, env, user, tokenHash, secret, { id: sessionId, expiresAt, nostrPubkey: user.nostrPubkey, openedAt }), user };
+  return { sessionToken: await sessionTokenFor(deps.db, env, user, tokenHash, secret, { id: sessionId, expiresAt, nostrPubkey: user.nostrPubkey, openedAt }), user };
 }
 
 /**
@@ -249,7 +261,7 @@ export async function signInWithNostr(
  * (member id + secret), or the bare secret when the inbox cannot be reached.
  */
 async function sessionTokenFor(
-  db: Db,
+  db: () => Db,
   env: Deps["env"] | undefined,
   user: UserRow,
   tokenKey: string,
@@ -268,7 +280,7 @@ async function sessionTokenFor(
   }
   if (opened) return memberSessionToken(user.id, secret);
   // "Sign out everywhere" ran while this sign-in was under way, or the account is gone: no session.
-  await db.delete(sessions).where(eq(sessions.id, session.id));
+  await db().delete(sessions).where(eq(sessions.id, session.id));
   throw unauthorized("Your sessions were just ended. Please sign in again.", "session_ended");
 }
 
