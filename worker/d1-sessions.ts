@@ -30,9 +30,8 @@ const handles = new WeakMap<D1Client, Db>();
 
 /**
  * The request's database handle (drizzle, on its D1 session), built the first time the request asks for it. A
- * request that runs no drizzle query builds none: building one costs a tenth of a browse page's CPU (its
- * relational query builders, one per table), and a sign-in's two requests run their statements on the session
- * itself (services/auth.ts), as a login challenge that is signed asks the database nothing.
+ * request that runs no drizzle query builds none (docs/decisions/038): a sign-in's two requests run their statements
+ * on the session itself (services/auth.ts), and a login challenge that is signed asks the database nothing.
  */
 export function dbOf(c: AppContext): Db {
   const session = c.get("d1");
