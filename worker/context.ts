@@ -6,7 +6,10 @@ export type { Db, UserRow };
 
 /** What the middleware puts on every request. */
 export interface AppVariables {
-  /** The request's D1 session (d1-sessions.ts); its drizzle handle is `dbOf(c)`, built when first asked for. */
+  /**
+   * The request's D1 session (d1-sessions.ts), on `/api` and the rendered pages; its drizzle handle is `dbOf(c)`,
+   * built when first asked for (elsewhere `dbOf` answers the binding's own handle).
+   */
   d1: D1Client;
   /** The signed-in member, when the request carries a valid session. */
   user: UserRow | null;
