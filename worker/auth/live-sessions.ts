@@ -1,14 +1,19 @@
 // Many credentials checked at once (the chat room re-checks its listeners' sessions together): the same
 // conditions as `memberForToken` (worker/services/auth.ts) and `isAdminToken` (./admin.ts), in one query
 // per at most MAX_PER_QUERY tokens instead of one query per token; the queries can also go into a batch with
-// other statements, and the same conditions can guard a write (a chat message's, services/chat.ts).
+// other statements, and the same conditions can guard a write (a chat message's, services/chat.ts). Their SQL is
+// built once (worker/db/built-once.ts): a chat message runs them with every message.
 import { and, eq, exists, gt, inArray, isNull, sql, type Placeholder } from "drizzle-orm";
-import type { Db, UserRow } from "../db/client";
+import type { D1Client, Db, UserRow } from "../db/client";
+import { bound, builtPerLength, listValues, placeholder, queryBuilder, rowReader } from "../db/built-once";
 import { adminSessions, sessions, users } from "../db/schema";
 import { parseMemberSessionToken, sessionKeyOf, sha256Hex } from "./tokens";
 
 /** D1 binds at most 100 parameters per statement; the expiry takes one. */
 export const MAX_PER_QUERY = 90;
+
+/** A member's row read raw: every column under its own key, decoded as drizzle decodes it. */
+export const MEMBER_ROW = rowReader<UserRow>(users);
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -18,46 +23,62 @@ function chunks<T>(items: T[], size: number): T[][] {
 
 /**
  * What makes a session live besides its token: not expired, and its account not deleted (sessions joined with
- * users). `at` is the time, or a placeholder for it in SQL built once (services/auth.ts).
+ * users). `at` is the time, or a placeholder for it in SQL built once.
  */
 export function liveSession(at: string | Placeholder) {
   return and(gt(sessions.expiresAt, at), isNull(users.deletedAt));
 }
 
-/** Each distinct token by its SHA-256 (what the tables keep), hashed by `key`. */
-async function hashed(tokens: Iterable<string>, key: (token: string) => Promise<string> = sha256Hex): Promise<Map<string, string>> {
+/** Each distinct token's key (the SHA-256 the tables keep, by `key`), by token. */
+async function keysOf(tokens: Iterable<string>, key: (token: string) => Promise<string> = sha256Hex): Promise<Map<string, string>> {
   const distinct = [...new Set(tokens)];
-  const hashes = await Promise.all(distinct.map((t) => key(t)));
-  return new Map(hashes.map((h, i) => [h, distinct[i]!]));
+  const keys = await Promise.all(distinct.map((t) => key(t)));
+  return new Map(distinct.map((t, i) => [t, keys[i]!]));
 }
+
+const MEMBER_SESSIONS = builtPerLength("key", (keys) =>
+  queryBuilder
+    .select({ ...MEMBER_ROW.fields, tokenHash: sql`${sessions.tokenHash}`.as("tokenHash") })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(inArray(sessions.tokenHash, keys), liveSession(placeholder("now"))))
+    .toSQL(),
+);
+
+const ADMIN_SESSIONS = builtPerLength("key", (keys) =>
+  queryBuilder
+    .select({ tokenHash: sql`${adminSessions.tokenHash}`.as("tokenHash") })
+    .from(adminSessions)
+    .where(and(inArray(adminSessions.tokenHash, keys), gt(adminSessions.expiresAt, placeholder("now"))))
+    .toSQL(),
+);
+
+/** Raw rows, as a D1 statement answers them (alone, or as one result of a batch). */
+type RawRows = Record<string, unknown>[];
 
 /**
  * The lookups behind `membersForTokens`, to run on their own or inside a batch with other statements (the chat
  * service checks the sessions in the batch that stores a message): one select per at most MAX_PER_QUERY token
- * hashes, and what their answers mean.
+ * keys, what their answers mean, and each token's key.
  */
-export async function memberSessionsLookup(db: Db, tokens: Iterable<string>, now = new Date()) {
+export async function memberSessionsLookup(client: D1Client, tokens: Iterable<string>, now = new Date()) {
   // A session token's key is the SHA-256 of its secret (./tokens.ts); a token naming a member opens only theirs.
-  const byHash = await hashed(tokens, sessionKeyOf);
+  const keys = await keysOf(tokens, sessionKeyOf);
+  const tokenOf = new Map([...keys].map(([token, key]) => [key, token]));
   const at = now.toISOString();
-  const queries = chunks([...byHash.keys()], MAX_PER_QUERY).map((hashes) =>
-    db
-      .select({ tokenHash: sessions.tokenHash, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(inArray(sessions.tokenHash, hashes), liveSession(at))),
-  );
-  const read = (answers: { tokenHash: string; user: UserRow }[][]): Map<string, UserRow> => {
+  const statements = chunks([...tokenOf.keys()], MAX_PER_QUERY).map((group) => bound(client, MEMBER_SESSIONS(group.length), listValues("key", group, { now: at })));
+  const read = (answers: RawRows[]): Map<string, UserRow> => {
     const found = new Map<string, UserRow>();
-    for (const row of answers.flat()) {
-      const token = byHash.get(row.tokenHash);
+    for (const raw of answers.flat()) {
+      const token = tokenOf.get(raw.tokenHash as string);
       if (token === undefined) continue;
+      const user = MEMBER_ROW.read(raw);
       const named = parseMemberSessionToken(token);
-      if (!named || named.userId === row.user.id) found.set(token, row.user);
+      if (!named || named.userId === user.id) found.set(token, user);
     }
     return found;
   };
-  return { queries, read };
+  return { statements, read, keys };
 }
 
 /**
@@ -65,58 +86,66 @@ export async function memberSessionsLookup(db: Db, tokens: Iterable<string>, now
  * account is not deleted (as `memberForToken`). Tokens missing from the answer have no live session.
  */
 export async function membersForTokens(db: Db, tokens: Iterable<string>, now = new Date()): Promise<Map<string, UserRow>> {
-  const lookup = await memberSessionsLookup(db, tokens, now);
-  return lookup.read(await Promise.all(lookup.queries));
+  const lookup = await memberSessionsLookup(db.$client, tokens, now);
+  return lookup.read(await runAll(lookup.statements));
 }
 
+/** An admin token longer than this is no admin token (as `isAdminToken`). */
+const usableAdminToken = (token: string): boolean => token.length > 0 && token.length <= 200;
+
 /** The lookups behind `liveAdminTokens`, as `memberSessionsLookup` for member sessions. */
-export async function adminTokensLookup(db: Db, tokens: Iterable<string>, now = new Date()) {
-  const byHash = await hashed([...tokens].filter((t) => t && t.length <= 200));
-  const queries = chunks([...byHash.keys()], MAX_PER_QUERY).map((hashes) =>
-    db
-      .select({ tokenHash: adminSessions.tokenHash })
-      .from(adminSessions)
-      .where(and(inArray(adminSessions.tokenHash, hashes), gt(adminSessions.expiresAt, now.toISOString()))),
-  );
-  const read = (answers: { tokenHash: string }[][]): Set<string> => {
+export async function adminTokensLookup(client: D1Client, tokens: Iterable<string>, now = new Date()) {
+  const keys = await keysOf([...tokens].filter(usableAdminToken));
+  const tokenOf = new Map([...keys].map(([token, key]) => [key, token]));
+  const at = now.toISOString();
+  const statements = chunks([...tokenOf.keys()], MAX_PER_QUERY).map((group) => bound(client, ADMIN_SESSIONS(group.length), listValues("key", group, { now: at })));
+  const read = (answers: RawRows[]): Set<string> => {
     const live = new Set<string>();
-    for (const row of answers.flat()) {
-      const token = byHash.get(row.tokenHash);
+    for (const raw of answers.flat()) {
+      const token = tokenOf.get(raw.tokenHash as string);
       if (token !== undefined) live.add(token);
     }
     return live;
   };
-  return { queries, read };
+  return { statements, read, keys };
 }
 
 /** The admin tokens among `tokens` that are live admin sessions (as `isAdminToken`). */
 export async function liveAdminTokens(db: Db, tokens: Iterable<string>, now = new Date()): Promise<Set<string>> {
-  const lookup = await adminTokensLookup(db, tokens, now);
-  return lookup.read(await Promise.all(lookup.queries));
+  const lookup = await adminTokensLookup(db.$client, tokens, now);
+  return lookup.read(await runAll(lookup.statements));
+}
+
+async function runAll(statements: D1PreparedStatement[]): Promise<RawRows[]> {
+  return (await Promise.all(statements.map((s) => s.all<Record<string, unknown>>()))).map((r) => r.results);
 }
 
 /**
- * A condition that holds while member `userId` has the live session `token` opens (as `memberForToken`, and the
- * session still theirs), for a write that must happen only then: a chat message is stored under it, in the
- * batch that also looks its sender's session up (services/chat.ts). The member by id, then their session.
+ * A condition that holds while member `:userId` has the live session whose key is `:tokenHash` at `:now` (as
+ * `memberForToken`, and the session still theirs), for a write that must happen only then: a chat message is stored
+ * under it, in the batch that also looks its sender's session up (services/chat.ts). The member by id, then their
+ * session. Its values are placeholders, filled in when the statement it guards is bound.
  */
-export async function whileMemberSession(db: Db, token: string, userId: string, now = new Date()) {
-  return exists(
-    db
-      .select({ one: sql`1` })
-      .from(users)
-      .innerJoin(sessions, eq(sessions.userId, users.id))
-      .where(and(eq(users.id, userId), eq(sessions.tokenHash, await sessionKeyOf(token)), liveSession(now.toISOString()))),
-  );
-}
+export const WHILE_MEMBER_SESSION = exists(
+  queryBuilder
+    .select({ one: sql`1` })
+    .from(users)
+    .innerJoin(sessions, eq(sessions.userId, users.id))
+    .where(and(eq(users.id, placeholder("userId")), eq(sessions.tokenHash, placeholder("tokenHash")), liveSession(placeholder("now")))),
+);
 
-/** A condition that holds while `token` is a live admin session (as `liveAdminTokens`). */
-export async function whileAdminSession(db: Db, token: string, now = new Date()) {
-  if (!token || token.length > 200) return sql`0`;
-  return exists(
-    db
-      .select({ one: sql`1` })
-      .from(adminSessions)
-      .where(and(eq(adminSessions.tokenHash, await sha256Hex(token)), gt(adminSessions.expiresAt, now.toISOString()))),
-  );
+/**
+ * A condition that holds while `:adminKey` is the key of a live admin session at `:now` (as `liveAdminTokens`). A
+ * token that is no admin token is bound as a null key, which no session has.
+ */
+export const WHILE_ADMIN_SESSION = exists(
+  queryBuilder
+    .select({ one: sql`1` })
+    .from(adminSessions)
+    .where(and(eq(adminSessions.tokenHash, placeholder("adminKey")), gt(adminSessions.expiresAt, placeholder("now")))),
+);
+
+/** The key `WHILE_ADMIN_SESSION` is bound with for this token: its SHA-256, or null for what is no admin token. */
+export async function adminKeyOf(token: string): Promise<string | null> {
+  return usableAdminToken(token) ? sha256Hex(token) : null;
 }

@@ -1,15 +1,15 @@
 // Nostr sign-in and member sessions (DESIGN.md §6).
-import { and, desc, eq, exists, fillPlaceholders, getTableColumns, gt, isNull, lt, or, sql, type Column, type SQL } from "drizzle-orm";
-import { QueryBuilder, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, exists, fillPlaceholders, gt, isNull, lt, or, sql, type Column, type SQL } from "drizzle-orm";
 import * as nip19 from "nostr-tools/nip19";
 import type { D1Client, Db, UserRow } from "../db/client";
 import { allMeasured, nowIso } from "../db/client";
+import { bound, builtOnce, param, queryBuilder } from "../db/built-once";
 import { authChallenges, sessions, users } from "../db/schema";
 import { notFound, unauthorized } from "../errors";
 import { firstLoginEventProblem, type LoginEvent } from "../auth/nostr-login";
 import { memberSessionToken, parseMemberSessionToken, randomHex, sessionKeyOf, sha256Hex } from "../auth/tokens";
 import { endAllSessionsAtInbox, endSessionAtInbox, endSessionByIdAtInbox, openSessionAtInbox } from "../auth/member-sessions";
-import { liveSession } from "../auth/live-sessions";
+import { liveSession, MEMBER_ROW } from "../auth/live-sessions";
 import { rowFields } from "../auth/guarded-rows";
 import { endAdminTokensOfMember } from "../auth/admin";
 import { clientLabel, UNKNOWN_CLIENT } from "../auth/client-label";
@@ -57,19 +57,8 @@ export async function createLoginChallenge({ db, env }: Pick<SignInDeps, "db" | 
 // placeholders for its values; building it per request was a good part of a sign-in's CPU (README, "Where the
 // CPU goes"). Each column is read under its own key, so a raw row is decoded as drizzle would decode it.
 
-const queryBuilder = new QueryBuilder();
-const USER_COLUMNS = Object.entries(getTableColumns(users)) as [keyof UserRow, Column][];
-const USER_FIELDS = Object.fromEntries(USER_COLUMNS.map(([key, column]) => [key, sql`${column}`.as(key)]));
-
-/** A member's row as read under USER_FIELDS, decoded as drizzle decodes its columns (booleans, for one). */
-function userRowOf(raw: Record<string, unknown>): UserRow {
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of USER_COLUMNS) {
-    const value = raw[key];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as UserRow;
-}
+const USER_FIELDS = MEMBER_ROW.fields;
+const userRowOf = MEMBER_ROW.read;
 
 /** The session a token hash opens, with its member: live (not expired, the account not deleted). */
 const SESSION_QUERY = queryBuilder
@@ -103,29 +92,24 @@ function refuseReplayedEvent(err: unknown): void {
 // The batch's SQL is built here once, with placeholders for its values (drizzle building it per request was 12 % of
 // a sign-in's CPU: README, "Where the CPU goes"), and runs on D1 as it is. Columns not named take their defaults.
 
-const dialect = new SQLiteAsyncDialect();
 const names = (...columns: Column[]): SQL => sql.join(columns.map((column) => sql.identifier(column.name)), sql`, `);
-const value = (name: string): SQL => sql`${sql.placeholder(name)}`;
 
 /** The challenge's use: its id is the key, so a second use of one challenge fails the whole batch (UNIQUE). */
-const USE_CHALLENGE = dialect.sqlToQuery(
-  sql`insert into ${authChallenges} (${names(authChallenges.id, authChallenges.challenge, authChallenges.expiresAt, authChallenges.consumedAt, authChallenges.eventId)}) values (${sql.join(["challengeId", "challenge", "expiresAt", "now", "eventId"].map(value), sql`, `)})`,
+const USE_CHALLENGE = builtOnce(
+  sql`insert into ${authChallenges} (${names(authChallenges.id, authChallenges.challenge, authChallenges.expiresAt, authChallenges.consumedAt, authChallenges.eventId)}) values (${sql.join(["challengeId", "challenge", "expiresAt", "now", "eventId"].map(param), sql`, `)})`,
 );
 /** The member, on their first login (a member who has a row keeps it as it is). */
-const UPSERT_MEMBER = dialect.sqlToQuery(
-  sql`insert into ${users} (${names(users.id, users.username, users.nostrPubkey)}) values (${value("userId")}, ${value("username")}, ${value("pubkey")}) on conflict do nothing`,
+const UPSERT_MEMBER = builtOnce(
+  sql`insert into ${users} (${names(users.id, users.username, users.nostrPubkey)}) values (${param("userId")}, ${param("username")}, ${param("pubkey")}) on conflict do nothing`,
 );
 /** The session, for the member with this key. */
-const OPEN_SESSION = dialect.sqlToQuery(
-  sql`insert into ${sessions} (${names(sessions.tokenHash, sessions.id, sessions.userId, sessions.expiresAt, sessions.client, sessions.lastUsedAt)}) select ${value("tokenHash")}, ${value("sessionId")}, ${users.id}, ${value("sessionExpiresAt")}, ${value("client")}, ${value("now")} from ${users} where ${eq(users.nostrPubkey, sql.placeholder("pubkey"))}`,
+const OPEN_SESSION = builtOnce(
+  sql`insert into ${sessions} (${names(sessions.tokenHash, sessions.id, sessions.userId, sessions.expiresAt, sessions.client, sessions.lastUsedAt)}) select ${param("tokenHash")}, ${param("sessionId")}, ${users.id}, ${param("sessionExpiresAt")}, ${param("client")}, ${param("now")} from ${users} where ${eq(users.nostrPubkey, sql.placeholder("pubkey"))}`,
 );
 /** The member, read back. */
 const MEMBER_BY_KEY = queryBuilder.select(USER_FIELDS).from(users).where(eq(users.nostrPubkey, sql.placeholder("pubkey"))).limit(1).toSQL();
 /** Whether a challenge was used: read only when a sign-in is refused, to say why. */
 const CHALLENGE_USED = queryBuilder.select({ one: sql`1` }).from(authChallenges).where(eq(authChallenges.id, sql.placeholder("challengeId"))).limit(1).toSQL();
-
-const bound = (client: D1Client, query: { sql: string; params: unknown[] }, values: Record<string, unknown>): D1PreparedStatement =>
-  client.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
 
 /**
  * A sign-in with a signed challenge: the id says when it expires and the challenge text (auth/login-challenges.ts),

@@ -8,7 +8,8 @@ import { isParty } from "../../domain/gig";
 import type { AttachmentRef } from "../../domain/files";
 import type { UserRow } from "../db/client";
 import { isAdminToken } from "../auth/admin";
-import { adminTokensLookup, liveAdminTokens, memberSessionsLookup, membersForTokens, whileAdminSession, whileMemberSession } from "../auth/live-sessions";
+import { adminKeyOf, adminTokensLookup, liveAdminTokens, memberSessionsLookup, membersForTokens, WHILE_ADMIN_SESSION, WHILE_MEMBER_SESSION } from "../auth/live-sessions";
+import { bound, offlineDb, param, placeholder, queryBuilder, rowReader, type BuiltQuery } from "../db/built-once";
 import { rowFields } from "../auth/guarded-rows";
 import { AtomicChange, ALWAYS, where } from "../db/atomic";
 import { openDb, type Db } from "../db/client";
@@ -40,8 +41,20 @@ const ADMIN_SENDER = { username: "admin", displayName: "Platform Admin", profile
 /** What a chat socket signed in with: a member's session token (and whom it was opened for), or an admin token. */
 export type ChatCredential = { kind: "member"; sessionToken: string; userId: string } | { kind: "admin"; adminToken: string };
 
-/** One key per credential: many sockets (tabs, devices) share one session. */
-export const chatCredentialKey = (c: ChatCredential): string => (c.kind === "member" ? `m:${c.sessionToken}` : `a:${c.adminToken}`);
+/**
+ * One key per credential: many sockets (tabs, devices) share one session. Kept per credential object, which a
+ * socket's state keeps: a broadcast asks it of every socket, and building the string each time was most of the
+ * garbage a broadcast left.
+ */
+export function chatCredentialKey(c: ChatCredential): string {
+  let key = credentialKeys.get(c);
+  if (key === undefined) {
+    key = c.kind === "member" ? `m:${c.sessionToken}` : `a:${c.adminToken}`;
+    credentialKeys.set(c, key);
+  }
+  return key;
+}
+const credentialKeys = new WeakMap<ChatCredential, string>();
 
 /** Sessions checked together, at `at`: each credential's key with who it stands for now (null: ended). */
 export interface SessionCheck {
@@ -189,103 +202,6 @@ function summaryMarks(message: Pick<RoomChatMessage, "senderType" | "message">):
 }
 
 /**
- * A text message in one D1 batch, one transaction: the sender's and the due listeners' sessions are read, and the
- * gig; the gig's chat summary (one row per gig, counted up) and a notification for each other party (their names
- * and the gig's title as the rows have them) are written only while the sender's session holds (or their admin
- * token) and they are one of the gig's parties (or the admin). So the checks and the write cannot disagree; when
- * the reads say the sender may not send, nothing was written, and the answer is as the checks in their order
- * would give. Only when the summary was written does the room keep the message.
- */
-async function storeInOneBatch(
-  deps: Pick<Deps, "db" | "env" | "defer">,
-  send: ChatSend,
-  text: string,
-  room: ChatRoomStore,
-): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
-  const { db } = deps;
-  const now = new Date();
-  const at = now.toISOString();
-  const credentials = [send.credential, ...send.recheck];
-  const tokens = tokensOf(credentials);
-  const [members, admins] = await Promise.all([memberSessionsLookup(db, tokens.members, now), adminTokensLookup(db, tokens.admins, now)]);
-  const c = send.credential;
-  const senderId = c.kind === "member" ? c.userId : null;
-  const mayWrite = and(
-    eq(gigs.id, send.gigId),
-    c.kind === "member"
-      ? and(or(eq(gigs.posterId, c.userId), eq(gigs.hirerId, c.userId), eq(gigs.workerId, c.userId)), await whileMemberSession(db, c.sessionToken, c.userId, now))
-      : await whileAdminSession(db, c.adminToken, now),
-  );
-  const id = crypto.randomUUID();
-  const senderType = c.kind === "member" ? ("user" as const) : ("admin" as const);
-  const senderName =
-    c.kind === "member" ? sql`(SELECT COALESCE(NULLIF(${users.displayName}, ''), ${users.username}) FROM ${users} WHERE ${users.id} = ${c.userId})` : sql`${ADMIN_SENDER.displayName}`;
-  const notice = sql`${senderName} || ${' about "'} || ${gigs.title} || ${`": ${preview(text)}`}`;
-  // A notification is written with its message's summary: the message's checks are its own.
-  const messageStored = exists(db.select({ one: sql`1` }).from(gigChatSummaries).where(and(eq(gigChatSummaries.gigId, send.gigId), eq(gigChatSummaries.lastMessageId, id))));
-  const marks = summaryMarks({ senderType, message: text });
-  const lookups = [...members.queries, ...admins.queries];
-  const results = await db.batch([
-    db.select(CHAT_GIG_COLUMNS).from(gigs).where(eq(gigs.id, send.gigId)).limit(1),
-    db
-      .insert(gigChatSummaries)
-      .select((qb) =>
-        qb
-          .select(
-            rowFields(gigChatSummaries, {
-              gigId: gigs.id,
-              messageCount: 1,
-              lastMessageId: id,
-              lastMessageAt: send.createdAt,
-              lastSenderId: senderId,
-              lastSenderType: senderType,
-              memberMessageCount: marks.member ? 1 : 0,
-              lastMemberMessageAt: marks.member ? send.createdAt : null,
-              lastMentionAt: marks.mention ? send.createdAt : null,
-            }),
-          )
-          .from(gigs)
-          .where(mayWrite),
-      )
-      .onConflictDoUpdate({ target: gigChatSummaries.gigId, set: SUMMARY_COUNTED_UP })
-      .returning({ gigId: gigChatSummaries.gigId }),
-    // The other parties' notifications in one statement: the gig's row once for each party (PARTY_ROWS), each
-    // with its own id, kept only for a party who is there, is not the sender and was not named by an earlier
-    // column (a poster who hired themselves is notified once).
-    db
-      .insert(notifications)
-      .select((qb) =>
-        qb
-          .select(
-            rowFields(notifications, { id: partyPick(PARTIES.map(() => sql`${crypto.randomUUID()}`)), userId: party, gigId: gigs.id, type: "message", title: "New Message", message: notice, actorId: senderId, isRead: false, createdAt: at }),
-          )
-          .from(gigs)
-          .crossJoin(PARTY_ROWS)
-          .where(and(eq(gigs.id, send.gigId), messageStored, isNotNull(party), senderId === null ? undefined : ne(party, senderId), notNamedEarlier)),
-      )
-      .returning({ id: notifications.id, userId: notifications.userId, nostrDm: WANTS_NOSTR_DM }),
-    ...lookups,
-  ]);
-  const [gigRows, stored, written, ...answers] = results as unknown as [ChatGig[], { gigId: string }[], { id: string; userId: string; nostrDm: boolean }[], ...unknown[][]];
-  const checked = sessionCheck(
-    now.getTime(),
-    credentials,
-    members.read(answers.slice(0, members.queries.length) as Parameters<typeof members.read>[0]),
-    admins.read(answers.slice(members.queries.length) as Parameters<typeof admins.read>[0]),
-  );
-  const sender = checked.senders.get(chatCredentialKey(c));
-  if (!sender) return { kind: "ended" };
-  const gig = gigRows[0];
-  if (!gig) return { kind: "refused", error: "Gig not found", checked };
-  if (!mayChat(gig, sender)) return { kind: "refused", error: "You are no longer a party of this gig", leave: true, checked };
-  if (stored.length === 0) throw new Error("a chat message whose checks held was not stored");
-  room.keep({ id, senderId, senderType, message: text, attachmentId: null, createdAt: send.createdAt });
-  // As Deps.committed does for a change's notifications: to the members' open tabs, and as Nostr DMs.
-  if (written.length > 0) deps.defer(() => notificationsWritten({ db, env: deps.env }, written));
-  return { kind: "done", checked, gig, message: messageView(id, gig.id, sender, text, send.createdAt, null) };
-}
-
-/**
  * Whether a just-written notification's member wants it as a Nostr DM (as enqueueNotificationDms reads it), told by
  * the insert that writes it: the common member, who does not, costs no second read of the notification.
  */
@@ -302,6 +218,164 @@ const SUMMARY_COUNTED_UP = {
   lastMemberMessageAt: sql`COALESCE(excluded.last_member_message_at, last_member_message_at)`,
   lastMentionAt: sql`COALESCE(excluded.last_mention_at, last_mention_at)`,
 };
+
+// ---- A text message's one batch, its SQL built once -------------------------------------------------------------
+// Built per message by drizzle, these statements were most of the garbage a chat room made (README, "Where the CPU
+// goes"): so they are built here once, one of each for a member's message and an admin's, with placeholders for the
+// message's values (worker/db/built-once.ts).
+
+const CHAT_GIG = rowReader<ChatGig>(CHAT_GIG_COLUMNS);
+/** The gig, as the room reads it. */
+const GIG_QUERY = queryBuilder.select(CHAT_GIG.fields).from(gigs).where(eq(gigs.id, placeholder("gigId"))).limit(1).toSQL();
+
+/** The sender may write: a member who is one of the gig's parties, with their live session; or a live admin token. */
+const MAY_WRITE = {
+  member: and(or(...PARTIES.map((column) => eq(column, placeholder("userId")))), WHILE_MEMBER_SESSION)!,
+  admin: WHILE_ADMIN_SESSION,
+};
+
+/** The gig's chat summary: its row, counted up, written only while the sender may write. */
+const summaryUpsert = (mayWrite: SQL): BuiltQuery =>
+  offlineDb
+    .insert(gigChatSummaries)
+    .select((qb) =>
+      qb
+        .select(
+          rowFields(gigChatSummaries, {
+            gigId: gigs.id,
+            messageCount: 1,
+            lastMessageId: param("id"),
+            lastMessageAt: param("createdAt"),
+            lastSenderId: param("senderId"),
+            lastSenderType: param("senderType"),
+            memberMessageCount: param("memberCount"),
+            lastMemberMessageAt: param("memberAt"),
+            lastMentionAt: param("mentionAt"),
+          }),
+        )
+        .from(gigs)
+        .where(and(eq(gigs.id, placeholder("gigId")), mayWrite)),
+    )
+    .onConflictDoUpdate({ target: gigChatSummaries.gigId, set: SUMMARY_COUNTED_UP })
+    .returning({ gigId: gigChatSummaries.gigId })
+    .toSQL();
+
+/** A notification is written with its message's summary: the message's checks are its own. */
+const MESSAGE_STORED = exists(
+  queryBuilder
+    .select({ one: sql`1` })
+    .from(gigChatSummaries)
+    .where(and(eq(gigChatSummaries.gigId, placeholder("gigId")), eq(gigChatSummaries.lastMessageId, placeholder("id")))),
+);
+
+/**
+ * The other parties' notifications in one statement: the gig's row once for each party (PARTY_ROWS), each with its
+ * own id, kept only for a party who is there, is not the sender and was not named by an earlier column (a poster who
+ * hired themselves is notified once). The notice names the sender (`senderName`) and the gig as the rows have them.
+ */
+const notificationsInsert = (senderName: SQL, notTheSender: SQL | undefined): BuiltQuery =>
+  offlineDb
+    .insert(notifications)
+    .select((qb) =>
+      qb
+        .select(
+          rowFields(notifications, {
+            id: partyPick(PARTIES.map((_, i) => param(`notification${i}`))),
+            userId: party,
+            gigId: gigs.id,
+            type: "message",
+            title: "New Message",
+            message: sql`${senderName} || ${' about "'} || ${gigs.title} || ${param("noticeEnd")}`,
+            actorId: param("senderId"),
+            isRead: false,
+            createdAt: param("at"),
+          }),
+        )
+        .from(gigs)
+        .crossJoin(PARTY_ROWS)
+        .where(and(eq(gigs.id, placeholder("gigId")), MESSAGE_STORED, isNotNull(party), notTheSender, notNamedEarlier)),
+    )
+    .returning({ id: notifications.id, userId: sql<string>`${notifications.userId}`.as("userId"), nostrDm: WANTS_NOSTR_DM.as("nostrDm") })
+    .toSQL();
+
+const MEMBER_NAME = sql`(SELECT COALESCE(NULLIF(${users.displayName}, ''), ${users.username}) FROM ${users} WHERE ${users.id} = ${placeholder("userId")})`;
+
+const STORE_MESSAGE = {
+  member: { summary: summaryUpsert(MAY_WRITE.member), notifications: notificationsInsert(MEMBER_NAME, ne(party, placeholder("userId"))) },
+  admin: { summary: summaryUpsert(MAY_WRITE.admin), notifications: notificationsInsert(sql`${ADMIN_SENDER.displayName}`, undefined) },
+};
+
+/**
+ * A text message in one D1 batch, one transaction: the sender's and the due listeners' sessions are read, and the
+ * gig; the gig's chat summary (one row per gig, counted up) and a notification for each other party (their names
+ * and the gig's title as the rows have them) are written only while the sender's session holds (or their admin
+ * token) and they are one of the gig's parties (or the admin). So the checks and the write cannot disagree; when
+ * the reads say the sender may not send, nothing was written, and the answer is as the checks in their order
+ * would give. Only when the summary was written does the room keep the message.
+ */
+async function storeInOneBatch(
+  deps: Pick<Deps, "db" | "env" | "defer">,
+  send: ChatSend,
+  text: string,
+  room: ChatRoomStore,
+): Promise<ChatOutcome<{ gig: ChatGig; message: ChatMessageView }>> {
+  const { db } = deps;
+  const client = db.$client;
+  const now = new Date();
+  const at = now.toISOString();
+  const credentials = [send.credential, ...send.recheck];
+  const tokens = tokensOf(credentials);
+  const c = send.credential;
+  const [members, admins, adminKey] = await Promise.all([
+    memberSessionsLookup(client, tokens.members, now),
+    adminTokensLookup(client, tokens.admins, now),
+    c.kind === "admin" ? adminKeyOf(c.adminToken) : null,
+  ]);
+  const id = crypto.randomUUID();
+  const senderId = c.kind === "member" ? c.userId : null;
+  const senderType = c.kind === "member" ? ("user" as const) : ("admin" as const);
+  const marks = summaryMarks({ senderType, message: text });
+  const values = {
+    gigId: send.gigId,
+    id,
+    createdAt: send.createdAt,
+    senderId,
+    senderType,
+    memberCount: marks.member ? 1 : 0,
+    memberAt: marks.member ? send.createdAt : null,
+    mentionAt: marks.mention ? send.createdAt : null,
+    userId: senderId,
+    tokenHash: c.kind === "member" ? members.keys.get(c.sessionToken) : null,
+    adminKey,
+    now: at,
+    notification0: crypto.randomUUID(),
+    notification1: crypto.randomUUID(),
+    notification2: crypto.randomUUID(),
+    noticeEnd: `": ${preview(text)}`,
+    at,
+  };
+  const statements = STORE_MESSAGE[c.kind];
+  const results = await client.batch<Record<string, unknown>>([
+    bound(client, GIG_QUERY, values),
+    bound(client, statements.summary, values),
+    bound(client, statements.notifications, values),
+    ...members.statements,
+    ...admins.statements,
+  ]);
+  const [gigRows, stored, written, ...answers] = results.map((result) => result.results);
+  const checked = sessionCheck(now.getTime(), credentials, members.read(answers.slice(0, members.statements.length)), admins.read(answers.slice(members.statements.length)));
+  const sender = checked.senders.get(chatCredentialKey(c));
+  if (!sender) return { kind: "ended" };
+  const gig = gigRows![0] ? CHAT_GIG.read(gigRows![0]) : undefined;
+  if (!gig) return { kind: "refused", error: "Gig not found", checked };
+  if (!mayChat(gig, sender)) return { kind: "refused", error: "You are no longer a party of this gig", leave: true, checked };
+  if (stored!.length === 0) throw new Error("a chat message whose checks held was not stored");
+  room.keep({ id, senderId, senderType, message: text, attachmentId: null, createdAt: send.createdAt });
+  // As Deps.committed does for a change's notifications: to the members' open tabs, and as Nostr DMs.
+  const notified = written!.map((row) => ({ id: row.id as string, userId: row.userId as string, nostrDm: Boolean(row.nostrDm) }));
+  if (notified.length > 0) deps.defer(() => notificationsWritten({ db, env: deps.env }, notified));
+  return { kind: "done", checked, gig, message: messageView(id, gig.id, sender, text, send.createdAt, null) };
+}
 
 /** A stored message as the room broadcasts it. */
 function messageView(id: string, gigId: string, sender: ChatSender, text: string, createdAt: string, file: ChatMessageView["fileAttachment"]): ChatMessageView {

@@ -5,6 +5,7 @@
 import type { AtomicChange, Guard } from "../db/atomic";
 import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { bound, builtPerLength, listValues, placeholder, queryBuilder, rowReader } from "../db/built-once";
 import type { NotificationView } from "../../domain/notifications";
 import { liveSession } from "../auth/live-sessions";
 import type { Db } from "../db/client";
@@ -178,6 +179,29 @@ export async function liveSessionsInDatabase({ db }: Pick<Deps, "db">, userId: s
 
 /** The member's unread notifications, counted beside the rows the inbox pushes (its own name for the table). */
 const unread = alias(notifications, "unread");
+const NOTIFICATION_ROW = rowReader<typeof notifications.$inferSelect>(notifications);
+
+/**
+ * What the inbox pushes when notifications were written, its SQL built once per number of ids (it runs for every
+ * chat message: worker/db/built-once.ts): the new notifications (newest first) with their actor, and the member's
+ * unread count as a column of each row.
+ */
+const INBOX_NEWS = builtPerLength("id", (ids) =>
+  queryBuilder
+    .select({
+      ...NOTIFICATION_ROW.fields,
+      actorName: sql`${users.displayName}`.as("actorName"),
+      actorUsername: sql`${users.username}`.as("actorUsername"),
+      actorPicture: sql`${users.profilePicture}`.as("actorPicture"),
+      unreadCount: sql`(${queryBuilder.select({ n: count() }).from(unread).where(and(eq(unread.userId, placeholder("userId")), eq(unread.isRead, false)))})`.as("unreadCount"),
+    })
+    .from(notifications)
+    .leftJoin(users, eq(users.id, notifications.actorId))
+    .where(and(eq(notifications.userId, placeholder("userId")), inArray(notifications.id, ids)))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(ANNOUNCE_MAX)
+    .toSQL(),
+);
 
 /**
  * What the inbox pushes when notifications were written: the new notifications (oldest first) and the unread
@@ -190,16 +214,15 @@ export async function inboxNews(
   notificationIds: string[],
 ): Promise<{ notifications: NotificationView[]; unreadCount: number }> {
   if (notificationIds.length === 0) return { notifications: [], unreadCount: 0 };
-  const unreadOfMember = db
-    .select({ n: count() })
-    .from(unread)
-    .where(and(eq(unread.userId, userId), eq(unread.isRead, false)));
-  const rows = await db
-    .select({ ...VIEW_COLUMNS, unreadCount: sql<number>`(${unreadOfMember})`.mapWith(Number) })
-    .from(notifications)
-    .leftJoin(users, eq(users.id, notifications.actorId))
-    .where(and(eq(notifications.userId, userId), inArray(notifications.id, notificationIds.slice(0, ANNOUNCE_MAX))))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(ANNOUNCE_MAX);
-  return { notifications: rows.map(notificationView).reverse(), unreadCount: rows[0]?.unreadCount ?? 0 };
+  const ids = notificationIds.slice(0, ANNOUNCE_MAX);
+  const { results } = await bound(db.$client, INBOX_NEWS(ids.length), listValues("id", ids, { userId })).all<Record<string, unknown>>();
+  const views = results.map((raw) =>
+    notificationView({
+      n: NOTIFICATION_ROW.read(raw),
+      actorName: raw.actorName as string | null,
+      actorUsername: raw.actorUsername as string | null,
+      actorPicture: raw.actorPicture as string | null,
+    }),
+  );
+  return { notifications: views.reverse(), unreadCount: Number(results[0]?.unreadCount ?? 0) };
 }
