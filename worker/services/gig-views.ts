@@ -6,7 +6,7 @@ import type { GigDetail, GigView } from "../../domain/gig-view";
 import { successRate } from "../../domain/reputation";
 import { and, asc, eq, fillPlaceholders, sql } from "drizzle-orm";
 import { milestoneMoney, milestoneStep, type MilestoneProposalView, type MilestoneView, type MilestonePlanItem } from "../../domain/milestones";
-import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { queryBuilder } from "../db/built-once";
 import { allMeasured, type UserRow } from "../db/client";
 import { gigMilestones, gigs, invoices, milestoneProposals, payouts, users } from "../db/schema";
 import { totalChargeSql } from "./ledger";
@@ -141,7 +141,7 @@ export async function loadVisibleGig(deps: Pick<Deps, "db">, gigId: string, view
  * A gig page's one query, its SQL built once: the builder's work per request was a quarter of a gig page's CPU
  * (README, "Where the CPU goes").
  */
-const GIG_PAGE_QUERY = new QueryBuilder()
+const GIG_PAGE_QUERY = queryBuilder
   .select({ ...GIG_VIEW_COLUMNS, fundingInvoiceId: sql`${gigs.fundingInvoiceId}`.as("fundingInvoiceId") })
   .from(gigs)
   .innerJoin(users, eq(users.id, gigs.posterId))

@@ -1,6 +1,7 @@
 // Gigs: posting, reading, listing and editing. The transitions of a gig's life are in gig-actions.ts.
 import { and, desc, eq, fillPlaceholders, gte, lte, or, sql, type SQL } from "drizzle-orm";
-import { integer, QueryBuilder, sqliteTable } from "drizzle-orm/sqlite-core";
+import { integer, sqliteTable } from "drizzle-orm/sqlite-core";
+import { queryBuilder } from "../db/built-once";
 import type { GigForm } from "../../domain/gig-schemas";
 import { milestoneSuffix } from "../../domain/milestones";
 import { insertMilestones } from "./milestones";
@@ -195,9 +196,6 @@ function buildPageQuery(shape: PageShape, values: PageValues): { sql: string; pa
     .limit($("limit"))
     .toSQL();
 }
-
-/** A query builder with no connection: page queries are only turned into SQL here, and run on D1 directly. */
-const queryBuilder = new QueryBuilder();
 
 /**
  * A page of gigs, newest first, by keyset so a page reads about as many rows as it returns whatever the
