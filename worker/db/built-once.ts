@@ -1,7 +1,8 @@
 // Statements whose SQL is built once, with placeholders for their values, and run on D1 as they are. Drizzle
-// building a statement's SQL on every call was a good part of a request's CPU and, in a chat room, most of the
-// garbage a message left (README, "Where the CPU goes"); the hot paths (a sign-in, a chat message, the browse and
-// gig pages) build theirs here once, and read raw rows, each column under its own key, decoded as drizzle would.
+// building a statement's SQL on every call was a good part of a request's CPU (README, "Where the CPU goes") and the
+// largest part of the garbage a chat message left (docs/decisions/039); the hot paths (a sign-in, a chat message,
+// the browse and gig pages) build theirs with these, and read raw rows, each column under its own key, decoded as
+// drizzle would.
 import { fillPlaceholders, getTableColumns, is, sql, SQL, Table, type Column, type Placeholder, type SQLWrapper } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { QueryBuilder, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";

@@ -43,8 +43,8 @@ export type ChatCredential = { kind: "member"; sessionToken: string; userId: str
 
 /**
  * One key per credential: many sockets (tabs, devices) share one session. Kept per credential object, which a
- * socket's state keeps: a broadcast asks it of every socket, and building the string each time was most of the
- * garbage a broadcast left.
+ * socket's state keeps: a broadcast asks it of every socket, and building the string each time was about a quarter
+ * of the garbage a broadcast left (docs/decisions/039).
  */
 export function chatCredentialKey(c: ChatCredential): string {
   let key = credentialKeys.get(c);
@@ -220,9 +220,9 @@ const SUMMARY_COUNTED_UP = {
 };
 
 // ---- A text message's one batch, its SQL built once -------------------------------------------------------------
-// Built per message by drizzle, these statements were most of the garbage a chat room made (README, "Where the CPU
-// goes"): so they are built here once, one of each for a member's message and an admin's, with placeholders for the
-// message's values (worker/db/built-once.ts).
+// Built per message by drizzle, these statements were the largest part of the garbage a chat message left
+// (docs/decisions/039): so they are built here once, one of each for a member's message and an admin's, with
+// placeholders for the message's values (worker/db/built-once.ts).
 
 const CHAT_GIG = rowReader<ChatGig>(CHAT_GIG_COLUMNS);
 /** The gig, as the room reads it. */
@@ -345,7 +345,7 @@ async function storeInOneBatch(
     memberAt: marks.member ? send.createdAt : null,
     mentionAt: marks.mention ? send.createdAt : null,
     userId: senderId,
-    tokenHash: c.kind === "member" ? members.keys.get(c.sessionToken) : null,
+    tokenHash: c.kind === "member" ? (members.keys.get(c.sessionToken) ?? null) : null,
     adminKey,
     now: at,
     notification0: crypto.randomUUID(),
