@@ -136,7 +136,8 @@ export const WHILE_MEMBER_SESSION = exists(
 
 /**
  * A condition that holds while `:adminKey` is the key of a live admin session at `:now` (as `liveAdminTokens`). A
- * token that is no admin token is bound as a null key, which no session has.
+ * token that is no admin token has no key (`adminTokensLookup` leaves it out) and is bound as null, which no session
+ * has.
  */
 export const WHILE_ADMIN_SESSION = exists(
   queryBuilder
@@ -144,8 +145,3 @@ export const WHILE_ADMIN_SESSION = exists(
     .from(adminSessions)
     .where(and(eq(adminSessions.tokenHash, placeholder("adminKey")), gt(adminSessions.expiresAt, placeholder("now")))),
 );
-
-/** The key `WHILE_ADMIN_SESSION` is bound with for this token: its SHA-256, or null for what is no admin token. */
-export async function adminKeyOf(token: string): Promise<string | null> {
-  return usableAdminToken(token) ? sha256Hex(token) : null;
-}

@@ -1,8 +1,8 @@
 // Nostr sign-in and member sessions (DESIGN.md §6).
-import { and, desc, eq, exists, fillPlaceholders, gt, isNull, lt, or, sql, type Column, type SQL } from "drizzle-orm";
+import { and, desc, eq, exists, gt, isNull, lt, or, sql, type Column, type SQL } from "drizzle-orm";
 import * as nip19 from "nostr-tools/nip19";
 import type { D1Client, Db, UserRow } from "../db/client";
-import { allMeasured, nowIso } from "../db/client";
+import { nowIso } from "../db/client";
 import { bound, builtOnce, param, queryBuilder } from "../db/built-once";
 import { authChallenges, sessions, users } from "../db/schema";
 import { notFound, unauthorized } from "../errors";
@@ -270,11 +270,7 @@ async function sessionTokenFor(
 
 /** Why a sign-in is refused, in the order of the checks: the challenge first (unknown, expired, used), then the event. */
 async function refuse(db: Db, event: LoginEvent, challengeId: string, siteOrigins: readonly string[], now: string, nowSeconds: number): Promise<never> {
-  const { rows } = await allMeasured<{ challenge: string; expiresAt: string; consumedAt: string | null }>(db, {
-    sql: CHALLENGE_QUERY.sql,
-    params: fillPlaceholders(CHALLENGE_QUERY.params, { challengeId }),
-  });
-  const row = rows[0];
+  const row = await bound(db.$client, CHALLENGE_QUERY, { challengeId }).first<{ challenge: string; expiresAt: string; consumedAt: string | null }>();
   if (!row || row.consumedAt || row.expiresAt <= now) throw unauthorized(CHALLENGE_REFUSED, "invalid_challenge");
   const problem = firstLoginEventProblem(event, { challenge: row.challenge, siteOrigins }, nowSeconds);
   if (problem) throw unauthorized(problem, "invalid_event");
@@ -313,11 +309,9 @@ export interface LiveSession {
  * inbox cannot answer.
  */
 export async function sessionForToken(db: Db, token: string): Promise<LiveSession | null> {
-  const { rows } = await allMeasured<Record<string, unknown> & { sessionId: string | null; sessionLastUsedAt: string | null }>(db, {
-    sql: SESSION_QUERY.sql,
-    params: fillPlaceholders(SESSION_QUERY.params, { tokenHash: await sessionKeyOf(token), now: nowIso() }),
-  });
-  const row = rows[0];
+  const row = await bound(db.$client, SESSION_QUERY, { tokenHash: await sessionKeyOf(token), now: nowIso() }).first<
+    Record<string, unknown> & { sessionId: string | null; sessionLastUsedAt: string | null }
+  >();
   if (!row) return null;
   const user = userRowOf(row);
   const named = parseMemberSessionToken(token);

@@ -8,7 +8,7 @@ import { isParty } from "../../domain/gig";
 import type { AttachmentRef } from "../../domain/files";
 import type { UserRow } from "../db/client";
 import { isAdminToken } from "../auth/admin";
-import { adminKeyOf, adminTokensLookup, liveAdminTokens, memberSessionsLookup, membersForTokens, WHILE_ADMIN_SESSION, WHILE_MEMBER_SESSION } from "../auth/live-sessions";
+import { adminTokensLookup, liveAdminTokens, memberSessionsLookup, membersForTokens, WHILE_ADMIN_SESSION, WHILE_MEMBER_SESSION } from "../auth/live-sessions";
 import { bound, offlineDb, param, placeholder, queryBuilder, rowReader, type BuiltQuery } from "../db/built-once";
 import { rowFields } from "../auth/guarded-rows";
 import { AtomicChange, ALWAYS, where } from "../db/atomic";
@@ -326,11 +326,7 @@ async function storeInOneBatch(
   const credentials = [send.credential, ...send.recheck];
   const tokens = tokensOf(credentials);
   const c = send.credential;
-  const [members, admins, adminKey] = await Promise.all([
-    memberSessionsLookup(client, tokens.members, now),
-    adminTokensLookup(client, tokens.admins, now),
-    c.kind === "admin" ? adminKeyOf(c.adminToken) : null,
-  ]);
+  const [members, admins] = await Promise.all([memberSessionsLookup(client, tokens.members, now), adminTokensLookup(client, tokens.admins, now)]);
   const id = crypto.randomUUID();
   const senderId = c.kind === "member" ? c.userId : null;
   const senderType = c.kind === "member" ? ("user" as const) : ("admin" as const);
@@ -346,7 +342,8 @@ async function storeInOneBatch(
     mentionAt: marks.mention ? send.createdAt : null,
     userId: senderId,
     tokenHash: c.kind === "member" ? (members.keys.get(c.sessionToken) ?? null) : null,
-    adminKey,
+    // A token that is no admin token has no key (adminTokensLookup leaves it out): bound as null, which no session has.
+    adminKey: c.kind === "admin" ? (admins.keys.get(c.adminToken) ?? null) : null,
     now: at,
     notification0: crypto.randomUUID(),
     notification1: crypto.randomUUID(),

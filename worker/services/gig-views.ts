@@ -4,10 +4,10 @@ import { platformFee, totalCharge } from "../../domain/fees";
 import { isParty, REMOVED_BY_ADMIN } from "../../domain/gig";
 import type { GigDetail, GigView } from "../../domain/gig-view";
 import { successRate } from "../../domain/reputation";
-import { and, asc, eq, fillPlaceholders, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { milestoneMoney, milestoneStep, type MilestoneProposalView, type MilestoneView, type MilestonePlanItem } from "../../domain/milestones";
-import { queryBuilder } from "../db/built-once";
-import { allMeasured, type UserRow } from "../db/client";
+import { bound, queryBuilder } from "../db/built-once";
+import type { UserRow } from "../db/client";
 import { gigMilestones, gigs, invoices, milestoneProposals, payouts, users } from "../db/schema";
 import { totalChargeSql } from "./ledger";
 import { notFound } from "../errors";
@@ -150,11 +150,7 @@ const GIG_PAGE_QUERY = queryBuilder
   .toSQL();
 
 export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigDetail> {
-  const { rows } = await allMeasured<GigViewJoinedRow & Pick<GigRow, "fundingInvoiceId">>(deps.db, {
-    sql: GIG_PAGE_QUERY.sql,
-    params: fillPlaceholders(GIG_PAGE_QUERY.params, { gigId }),
-  });
-  const row = rows[0];
+  const row = await bound(deps.db.$client, GIG_PAGE_QUERY, { gigId }).first<GigViewJoinedRow & Pick<GigRow, "fundingInvoiceId">>();
   if (!row || !visibleTo(row, viewer)) throw notFound("Gig not found", "gig_not_found");
   let paymentRequest: string | null = null;
   if (row.status === "pending_payment" && row.fundingInvoiceId && viewer.userId === row.hirerId) {
