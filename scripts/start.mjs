@@ -5,7 +5,8 @@
 //
 // Options (environment): PORT (8787), STATE_DIR (.wrangler/state), SKIP_BUILD=1 (reuse dist/web),
 // INSPECTOR_PORT (0 = any free port, so several instances never collide),
-// CRON_INTERVAL_SECONDS (60; 0 = no ticker), LOCAL_RELAY_PORT (0 = any free port). Every run starts a local
+// CRON_INTERVAL_SECONDS (60; 0 = no ticker), LOCAL_RELAY_PORT (0 = any free port), MINIFY=1 (the Worker
+// minified, as `wrangler deploy --env production` uploads it). Every run starts a local
 // Nostr relay (scripts/local-nostr/relay.ts, its events kept in the state directory): the gig listings go
 // there unless NOSTR_RELAYS is set, signed by NOSTR_SECRET_KEY, or else by a key made once and kept beside
 // the state. LIGHTNING_BACKEND=nwc without NWC_URL also starts a local NWC wallet on that relay.
@@ -116,6 +117,7 @@ async function main() {
     String(inspectorPort),
     "--persist-to",
     stateDir,
+    ...(process.env.MINIFY === "1" ? ["--minify"] : []),
     ...settingsArgs(settings),
   ];
   log(`Starting wrangler dev on ${baseUrl}`);
