@@ -116,7 +116,7 @@ try {
 }
 
 async function main() {
-  const results = { startedAt: new Date().toISOString(), machine: machine(), settings: { loadPhaseSeconds: SECONDS, pageSize: PAGE, nice: NICE, wranglerLog: LIKE_A_DEPLOYMENT.WRANGLER_LOG, localObservability: LIKE_A_DEPLOYMENT.X_LOCAL_OBSERVABILITY }, budgets };
+  const results = { startedAt: new Date().toISOString(), machine: machine(), settings: { loadPhaseSeconds: SECONDS, pageSize: PAGE, nice: NICE, wranglerLog: LIKE_A_DEPLOYMENT.WRANGLER_LOG, localObservability: LIKE_A_DEPLOYMENT.X_LOCAL_OBSERVABILITY, minified: LIKE_A_DEPLOYMENT.MINIFY === "1" }, budgets };
   log(`machine: ${results.machine.cpuModel}, ${cores} cores, ${results.machine.memoryGiB} GiB, node ${process.versions.node}; load average ${results.machine.loadAverageAtStart.join(" ")}`);
   if (NICE) log(`priority: the app and the clients run at nice ${NICE}`);
   log(taskset ? `pinning: the app (wrangler, workerd) on core 0, the load generator and clients on core 1 (${taskset})` : "pinning: none (taskset missing or fewer than 2 cores)");

@@ -49,7 +49,7 @@ async function connect(inspectorPort) {
 }
 
 const IDLE = new Set(["(idle)", "(program)", "(garbage collector)", "(root)"]);
-const nameOf = (frame) => frame.functionName || `(anonymous ${frame.url.split("/").pop()}:${frame.lineNumber + 1})`;
+const anonymous = (frame) => `(anonymous ${frame.url.split("/").pop()}:${frame.lineNumber + 1})`;
 
 /**
  * Where a frame's code came from: through the bundle's source map (wrangler dev writes index.js.map beside the
@@ -69,6 +69,7 @@ function runningBundle(root) {
 
 function sourcer(root) {
   const maps = new Map();
+  const lines = new Map();
   const bundle = runningBundle(root);
   const fileOf = (url) => (url.startsWith("file://") ? fileURLToPath(url) : url === "index.js" && bundle ? bundle : url);
   const mapOf = (url) => {
@@ -84,7 +85,36 @@ function sourcer(root) {
     }
     return maps.get(url);
   };
-  return (frame) => {
+  const linesOf = (url) => {
+    if (!lines.has(url)) lines.set(url, mapOf(url) ? readFileSync(fileOf(url), "utf8").split("\n") : null);
+    return lines.get(url);
+  };
+  /**
+   * A function's name as written: the bench runs the script minified (decision 040), where a function is named as
+   * the minifier renamed it ("B9"). The profiler places a function at its parameters' "(", just after its name
+   * (`function B9(`, a method `B9(`, or `B9=(` for an arrow function); the source map names that identifier.
+   */
+  const names = new WeakMap();
+  const nameOf = (frame) => {
+    if (!names.has(frame)) names.set(frame, originalName(frame));
+    return names.get(frame);
+  };
+  const originalName = (frame) => {
+    const short = frame.functionName;
+    if (!short) {
+      // Where the function was written, not the bundle's line: minified, the bundle is a few very long lines.
+      const map = frame.url ? mapOf(frame.url) : null;
+      const pos = map ? originalPositionFor(map, { line: frame.lineNumber + 1, column: Math.max(frame.columnNumber, 0) }) : null;
+      return pos?.source ? `(anonymous ${sourceOf(frame)}:${pos.line})` : anonymous(frame);
+    }
+    const text = frame.url ? linesOf(frame.url)?.[frame.lineNumber] : null;
+    if (!text) return short;
+    const end = text[frame.columnNumber - 1] === "=" ? frame.columnNumber - 1 : frame.columnNumber;
+    if (text.slice(end - short.length, end) !== short) return short;
+    const pos = originalPositionFor(mapOf(frame.url), { line: frame.lineNumber + 1, column: end - short.length });
+    return pos.name ?? short;
+  };
+  const sourceOf = (frame) => {
     if (!frame.url) return "(native)";
     const map = mapOf(frame.url);
     if (!map) return frame.url.replace(/^file:\/\/.*\//, "");
@@ -97,10 +127,11 @@ function sourcer(root) {
     const rel = path.relative(root, abs);
     return rel.startsWith("..") ? abs : rel;
   };
+  return { sourceOf, nameOf };
 }
 
 /** Self and inclusive time per function name, as shares of the samples that were not idle. */
-function summarise(profile, top, sourceOf) {
+function summarise(profile, top, { sourceOf, nameOf }) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

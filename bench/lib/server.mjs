@@ -46,11 +46,16 @@ export function runStep(cmd, args, { cwd, env, timeoutMs = 300_000, label }) {
  *   writes them to a SQLite database of its own for the local dashboard. On Cloudflare, traces are collected
  *   outside the Worker's CPU. It cost 0.3-0.8 ms on a request that reads nothing and 2-3 ms on a sign-in
  *   (docs/decisions/037).
+ * And it runs the script minified (`MINIFY`, scripts/start.mjs), as `wrangler deploy --env production` uploads it
+ * (wrangler.toml). Unminified, the isolate keeps wrangler dev's bundle as its source: 3.2 million characters with
+ * every comment, stored two bytes a character because a comment has an em dash, 6.4 MB of the 12.4 MB the
+ * runtime's heap holds at start, which no deployed Worker carries (docs/decisions/040).
  */
 export const LIKE_A_DEPLOYMENT = {
   WRANGLER_SEND_METRICS: "false",
   WRANGLER_LOG: process.env.WRANGLER_LOG ?? "warn",
   X_LOCAL_OBSERVABILITY: "false",
+  MINIFY: "1",
 };
 
 /** Starts the app; resolves once /api/config answers. */
@@ -145,7 +150,7 @@ export async function startEmptyWorker({ root, nodeBin, dir, pin, nice = 0, logF
   const port = await freePort();
   const env = { ...process.env, ...LIKE_A_DEPLOYMENT };
   const wranglerJs = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
-  const args = [wranglerJs, "dev", "--config", path.join(dir, "wrangler.toml"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", path.join(dir, "state")];
+  const args = [wranglerJs, "dev", "--config", path.join(dir, "wrangler.toml"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", path.join(dir, "state"), "--minify"];
   return spawnAndWait({ root, env, pin, nice, logFile, port, readyPath: "/", command: [nodeBin, args] });
 }
 
