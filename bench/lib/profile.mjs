@@ -85,6 +85,11 @@ function sourcer(root) {
     }
     return maps.get(url);
   };
+  /** Where a frame's function was written, through its script's source map: null when it has none. */
+  const positionOf = (frame) => {
+    const map = frame.url ? mapOf(frame.url) : null;
+    return map ? originalPositionFor(map, { line: frame.lineNumber + 1, column: Math.max(frame.columnNumber, 0) }) : null;
+  };
   const linesOf = (url) => {
     if (!lines.has(url)) lines.set(url, mapOf(url) ? readFileSync(fileOf(url), "utf8").split("\n") : null);
     return lines.get(url);
@@ -103,9 +108,8 @@ function sourcer(root) {
     const short = frame.functionName;
     if (!short) {
       // Where the function was written, not the bundle's line: minified, the bundle is a few very long lines.
-      const map = frame.url ? mapOf(frame.url) : null;
-      const pos = map ? originalPositionFor(map, { line: frame.lineNumber + 1, column: Math.max(frame.columnNumber, 0) }) : null;
-      return pos?.source ? `(anonymous ${sourceOf(frame)}:${pos.line})` : anonymous(frame);
+      const pos = positionOf(frame);
+      return pos?.source ? `(anonymous ${sourceOf(frame, pos)}:${pos.line})` : anonymous(frame);
     }
     const text = frame.url ? linesOf(frame.url)?.[frame.lineNumber] : null;
     if (!text) return short;
@@ -114,11 +118,9 @@ function sourcer(root) {
     const pos = originalPositionFor(mapOf(frame.url), { line: frame.lineNumber + 1, column: end - short.length });
     return pos.name ?? short;
   };
-  const sourceOf = (frame) => {
+  const sourceOf = (frame, pos = positionOf(frame)) => {
     if (!frame.url) return "(native)";
-    const map = mapOf(frame.url);
-    if (!map) return frame.url.replace(/^file:\/\/.*\//, "");
-    const pos = originalPositionFor(map, { line: frame.lineNumber + 1, column: Math.max(frame.columnNumber, 0) });
+    if (!pos) return frame.url.replace(/^file:\/\/.*\//, "");
     if (!pos.source) return "(bundle)";
     const abs = path.resolve(path.dirname(fileOf(frame.url)), pos.source);
     const inModules = abs.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
