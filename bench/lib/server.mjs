@@ -150,7 +150,7 @@ export async function startEmptyWorker({ root, nodeBin, dir, pin, nice = 0, logF
   const port = await freePort();
   const env = { ...process.env, ...LIKE_A_DEPLOYMENT };
   const wranglerJs = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
-  const args = [wranglerJs, "dev", "--config", path.join(dir, "wrangler.toml"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", path.join(dir, "state"), "--minify"];
+  const args = [wranglerJs, "dev", "--config", path.join(dir, "wrangler.toml"), "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", "0", "--persist-to", path.join(dir, "state"), ...(env.MINIFY === "1" ? ["--minify"] : [])];
   return spawnAndWait({ root, env, pin, nice, logFile, port, readyPath: "/", command: [nodeBin, args] });
 }
 
