@@ -99,26 +99,19 @@ function sourcer(root) {
    * the minifier renamed it ("B9"). The profiler places a function at its parameters' "(", just after its name
    * (`function B9(`, a method `B9(`, or `B9=(` for an arrow function); the source map names that identifier.
    */
-  const names = new WeakMap();
-  const nameOf = (frame) => {
-    if (!names.has(frame)) names.set(frame, originalName(frame));
-    return names.get(frame);
-  };
-  const originalName = (frame) => {
+  const originalName = (frame, pos, source) => {
     const short = frame.functionName;
     if (!short) {
       // Where the function was written, not the bundle's line: minified, the bundle is a few very long lines.
-      const pos = positionOf(frame);
-      return pos?.source ? `(anonymous ${sourceOf(frame, pos)}:${pos.line})` : anonymous(frame);
+      return pos?.source ? `(anonymous ${source}:${pos.line})` : anonymous(frame);
     }
     const text = frame.url ? linesOf(frame.url)?.[frame.lineNumber] : null;
     if (!text) return short;
     const end = text[frame.columnNumber - 1] === "=" ? frame.columnNumber - 1 : frame.columnNumber;
     if (text.slice(end - short.length, end) !== short) return short;
-    const pos = originalPositionFor(mapOf(frame.url), { line: frame.lineNumber + 1, column: end - short.length });
-    return pos.name ?? short;
+    return originalPositionFor(mapOf(frame.url), { line: frame.lineNumber + 1, column: end - short.length }).name ?? short;
   };
-  const sourceOf = (frame, pos = positionOf(frame)) => {
+  const sourceAt = (frame, pos) => {
     if (!frame.url) return "(native)";
     if (!pos) return frame.url.replace(/^file:\/\/.*\//, "");
     if (!pos.source) return "(bundle)";
@@ -129,7 +122,17 @@ function sourcer(root) {
     const rel = path.relative(root, abs);
     return rel.startsWith("..") ? abs : rel;
   };
-  return { sourceOf, nameOf };
+  /** A frame's name and where its code came from, worked out once per frame (its source-map position read once). */
+  const described = new WeakMap();
+  const describe = (frame) => {
+    if (!described.has(frame)) {
+      const pos = positionOf(frame);
+      const source = sourceAt(frame, pos);
+      described.set(frame, { name: originalName(frame, pos, source), source });
+    }
+    return described.get(frame);
+  };
+  return { sourceOf: (frame) => describe(frame).source, nameOf: (frame) => describe(frame).name };
 }
 
 /** Self and inclusive time per function name, as shares of the samples that were not idle. */
@@ -141,11 +144,6 @@ function summarise(profile, top, { sourceOf, nameOf }) {
   const inclusive = new Map();
   const selfBySource = new Map();
   const inclusiveByOurFile = new Map();
-  const sources = new Map();
-  const sourceOfNode = (n) => {
-    if (!sources.has(n.id)) sources.set(n.id, sourceOf(n.callFrame));
-    return sources.get(n.id);
-  };
   // The web app's files too: the pages the Worker renders run its components (decision 030).
   const ours = (source) => /^(worker|durable-objects|domain|web)\//.test(source);
   let busy = 0;
@@ -158,7 +156,7 @@ function summarise(profile, top, { sourceOf, nameOf }) {
     if (IDLE.has(leaf) && leaf !== "(garbage collector)") return;
     busy += dt;
     self.set(nameOf(node.callFrame), (self.get(nameOf(node.callFrame)) ?? 0) + dt);
-    const leafSource = IDLE.has(leaf) ? leaf : sourceOfNode(node);
+    const leafSource = IDLE.has(leaf) ? leaf : sourceOf(node.callFrame);
     selfBySource.set(leafSource, (selfBySource.get(leafSource) ?? 0) + dt);
     const seen = new Set();
     const seenFiles = new Set();
@@ -166,7 +164,7 @@ function summarise(profile, top, { sourceOf, nameOf }) {
       const frameNode = byId.get(at);
       const name = nameOf(frameNode.callFrame);
       if (IDLE.has(name)) continue;
-      const source = sourceOfNode(frameNode);
+      const source = sourceOf(frameNode.callFrame);
       if (ours(source) && !seenFiles.has(source)) {
         seenFiles.add(source);
         inclusiveByOurFile.set(source, (inclusiveByOurFile.get(source) ?? 0) + dt);
