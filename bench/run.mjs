@@ -365,16 +365,16 @@ async function underLoad(results, app, seed) {
 
 /**
  * One target at 200 requests/s open-loop, then with 50 connections closed-loop, each after the app settled
- * (`settlePath` answering quickly again): `{ label, open, closed }`. `baseUrl` sends the load elsewhere than
+ * (`settlePath` answering quickly again), `seconds` long: `{ label, open, closed }`. `baseUrl` sends the load elsewhere than
  * the app's own URL (its runtime's port), the app's processes still being the ones measured.
  */
-async function bothModes(app, label, target, { settlePath, baseUrl, modes = ["open", "closed"], sqlite = !settlePath, sqliteLabel = "D1's SQLite" } = {}) {
+async function bothModes(app, label, target, { settlePath, baseUrl, modes = ["open", "closed"], sqlite = !settlePath, sqliteLabel = "D1's SQLite", seconds = SECONDS } = {}) {
   const out = { label };
   for (const [mode, extra] of [["open", { rate: 200 }], ["closed", { concurrency: 50 }]]) {
     if (!modes.includes(mode)) continue;
     await settle(app, settlePath);
     // The closed-loop run gives the CPU per request; perf samples it for D1's SQLite share (not the empty Worker's).
-    const r = await client(app, { kind: "http", mode, durationMs: SECONDS * 1000, target, ...extra, hardLimitMs: SECONDS * 1000 + 60_000, ...(baseUrl ? { baseUrl } : {}) }, { sqlite: sqlite && mode === "closed" });
+    const r = await client(app, { kind: "http", mode, durationMs: seconds * 1000, target, ...extra, hardLimitMs: seconds * 1000 + 60_000, ...(baseUrl ? { baseUrl } : {}) }, { sqlite: sqlite && mode === "closed" });
     out[mode] = r;
     const d1 = r.cpu?.sqlite ? `, of which ${sqliteLabel} ${r.cpu.sqlite.msPerRequest} ms (${r.cpu.sqlite.pctOfApp}%)` : "";
     log(`${label} ${mode === "open" ? "@200/s" : "x50 conns"}: ${r.achievedRate} req/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms, errors ${r.errors.count}; app CPU ${r.cpu?.appCpuMsPerRequest?.total} ms/request${d1}, ${r.cpu?.appCpuPctOfCore}% of a core; others ${r.cpu?.othersPctOfMachine}% of the machine`);
@@ -389,20 +389,15 @@ async function bothModes(app, label, target, { settlePath, baseUrl, modes = ["op
  */
 async function pairedRounds(app, a, b, baseUrl) {
   const how = baseUrl ? "straight to the runtime" : "through wrangler dev";
-  const window = async (t) => {
-    await settle(app);
-    const r = await client(app, { kind: "http", mode: "closed", concurrency: 50, durationMs: PAIRED_SECONDS * 1000, target: t.target, hardLimitMs: PAIRED_SECONDS * 1000 + 60_000, ...(baseUrl ? { baseUrl } : {}) });
-    return { ms: r.cpu?.appCpuMsPerRequest?.total ?? null, completed: r.completed ?? 0, errors: r.errors.count };
-  };
   const rounds = [];
   for (let i = 0; i < PAIRED_ROUNDS; i++) {
     const first = i % 2 === 0 ? a : b;
-    const second = first === a ? b : a;
-    const x = await window(first);
-    const y = await window(second);
-    const [ra, rb] = first === a ? [x, y] : [y, x];
-    rounds.push({ first: first.key, [a.key]: ra, [b.key]: rb, ratio: ratio(ra.ms, rb.ms) });
-    log(`paired round ${i + 1} ${how}: ${a.label} ${ra.ms} ms, ${b.label} ${rb.ms} ms (${first.key} first): ${rounds.at(-1).ratio}×`);
+    const ms = {};
+    for (const t of first === a ? [a, b] : [b, a]) {
+      ms[t.key] = cpuOf(await bothModes(app, `${t.label}, paired round ${i + 1} ${how}`, t.target, { modes: ["closed"], sqlite: false, seconds: PAIRED_SECONDS, baseUrl }));
+    }
+    rounds.push({ first: first.key, a: ms[a.key], b: ms[b.key], ratio: ratio(ms[a.key], ms[b.key]) });
+    log(`paired round ${i + 1} ${how}: ${a.label} ${ms[a.key]} ms, ${b.label} ${ms[b.key]} ms (${first.key} first): ${rounds.at(-1).ratio}×`);
   }
   return { a: a.label, b: b.label, rounds, median: medianOf(rounds.map((r) => r.ratio)) };
 }
@@ -1037,7 +1032,7 @@ function ratioRows(r) {
   ]) {
     const p = r.signInPaired?.[key];
     if (!p) continue;
-    const each = p.rounds.map((x) => `${x.ratio}× (${x.signIn.ms} vs ${x.browseFirstPage.ms} ms)`).join(", ");
+    const each = p.rounds.map((x) => `${x.ratio}× (${x.a} vs ${x.b} ms)`).join(", ");
     rows.push([`Ratio: sign-in (challenge + verify), app CPU to a browse page's (${how}; the median of ${p.rounds.length} rounds taking the two in turn, ${r.signInPaired.windowSeconds} s each)`, `${times(p.median)} (rounds: ${each})`, `≤ ${b.signInCpuToBrowsePage}×`, p.median !== null && p.median <= b.signInCpuToBrowsePage]);
   }
   for (const [how, signIn, browse] of single) {
