@@ -52,7 +52,7 @@ const PAGE = 50;
 const STAND_IN_CALLS_PER_SIGN_IN = 1;
 /** Those calls, as the table and the log name them. */
 const STAND_IN_CALLS = STAND_IN_CALLS_PER_SIGN_IN === 1 ? "call" : `${STAND_IN_CALLS_PER_SIGN_IN} calls`;
-const HARD_LIMIT_MS = 20 * 60_000;
+const HARD_LIMIT_MS = 25 * 60_000;
 /**
  * Sign-in's budget is judged on rounds that take its two loads in turn, each round a sign-in window and a browse
  * page window back to back (which goes first alternating), and the median of the rounds' ratios
@@ -351,6 +351,14 @@ async function underLoad(results, app, seed) {
   results.signInPaired = { rounds: PAIRED_ROUNDS, windowSeconds: PAIRED_SECONDS };
   results.signInPaired.throughWranglerDev = await pairedRounds(app, signInTarget, browseTarget);
   if (direct) results.signInPaired.straightToRuntime = await pairedRounds(app, signInTarget, browseTarget, `http://127.0.0.1:${direct}`);
+  // The rendered pages and their API reads in turn, the way their budget is judged (WORKER_CPU_WAY).
+  if (direct) {
+    const [browseScreen, home, gig] = ["browseScreenPage", "homePage", "gigPage"].map((key) => pageTargets.find((t) => t.key === key));
+    const gigById = targets.find((t) => t.key === "gigById");
+    results.pagesPaired = { rounds: PAIRED_ROUNDS, windowSeconds: PAIRED_SECONDS };
+    results.pagesPaired.homePage = await pairedRounds(app, home, browseScreen, `http://127.0.0.1:${direct}`);
+    results.pagesPaired.gigPage = await pairedRounds(app, gig, gigById, `http://127.0.0.1:${direct}`);
+  }
 
   // A visitor's browse page 1 from the edge cache (PUBLIC_CACHE_SECONDS on), on an app of its own on the same
   // state (the first one stopped: one runtime per state directory); then how many of 200 reads in a row the
@@ -1100,7 +1108,14 @@ function ratioRows(r) {
   ]) {
     if (!page || !api) continue;
     const x = ratio(cpuOf(page), cpuOf(api));
-    rows.push([`Ratio: ${page.label.replace(/, no wrangler proxy$/, "")}, app CPU to ${api.label.replace(/, no wrangler proxy$/, "").replace(/ \(.*\)$/, "")}'s (straight to the runtime)`, `${times(x)} (${cpuOf(page)} vs ${cpuOf(api)} ms)`, `≤ ${b.renderedPageCpuToApiRead}×`, x !== null && x <= b.renderedPageCpuToApiRead]);
+    rows.push([`Ratio: ${page.label.replace(/, no wrangler proxy$/, "")}, app CPU to ${api.label.replace(/, no wrangler proxy$/, "").replace(/ \(.*\)$/, "")}'s (straight to the runtime; the load phase's single windows)`, `${times(x)} (${cpuOf(page)} vs ${cpuOf(api)} ms)`, "—", null]);
+  }
+  // The budget: the median of the rounds that take a page and its API read in turn, straight to the runtime.
+  for (const key of ["homePage", "gigPage"]) {
+    const q = r.pagesPaired?.[key];
+    if (!q) continue;
+    const each = q.rounds.map((x) => `${x.ratio}× (${x.a} vs ${x.b} ms)`).join(", ");
+    rows.push([`Ratio: ${q.a}, app CPU to ${q.b.replace(/ \(.*\)$/, "")}'s (straight to the runtime; the median of ${q.rounds.length} rounds taking the two in turn, ${r.pagesPaired.windowSeconds} s each)`, `${times(q.median)} (rounds: ${each})`, `≤ ${b.renderedPageCpuToApiRead}×`, q.median !== null && q.median <= b.renderedPageCpuToApiRead]);
   }
   return rows;
 }
