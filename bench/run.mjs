@@ -15,9 +15,9 @@
 // message after a quiet minute, saving ~45 s), BENCH_KEEP=1 (keep the temporary state directory),
 // BENCH_NICE (0: e.g. -10 runs the app and the clients ahead of other programs on a shared machine; needs root),
 // BENCH_ONLY (all: a comma list of the phases to run, of web, bundle, rows, load, chat, payment, profile, lighthouse; e.g. BENCH_ONLY=chat).
-// With BENCH_ONLY, the phases left out show as "not run" in the table (neither met nor missed) and are absent
-// from bench/results.json. chat and payment run on the 100,000-gig state when rows or load run too (as in a
-// full run), otherwise on the 1,000-gig state, which seeds in seconds (results.chatState says which); payment
+// With BENCH_ONLY, the phases left out show as "not run" in the table (neither met nor missed), and the results go
+// to bench/results.<the phases run, joined by +>.json (e.g. results.load.json), leaving a full run's results.json.
+// chat and payment run on the 100,000-gig state when rows or load run too (as in a full run), otherwise on the 1,000-gig state, which seeds in seconds (results.chatState says which); payment
 // runs during chat's quiet minute when both run. The app still needs dist/web: without web it is built
 // (not measured) when missing.
 import { spawn } from "node:child_process";
@@ -202,8 +202,10 @@ async function main() {
   results.durationS = Math.round((performance.now() - t0) / 1000);
   results.table = table(results);
   printTable(results.table);
-  writeFileSync(path.join(root, "bench", "results.json"), `${JSON.stringify(results, null, 1)}\n`);
-  log(`wrote bench/results.json (${results.durationS} s)`);
+  // A run of some phases only keeps its own file, so it never takes the place of a full run's figures.
+  const file = results.phases.length < PHASES.length ? `results.${results.phases.join("+")}.json` : "results.json";
+  writeFileSync(path.join(root, "bench", file), `${JSON.stringify(results, null, 1)}\n`);
+  log(`wrote bench/${file} (${results.durationS} s)`);
 }
 
 /** The phases BENCH_ONLY names (all when unset or empty); an unknown name fails the harness at once. */
