@@ -17,8 +17,9 @@
 // BENCH_ONLY (all: a comma list of the phases to run, of web, bundle, rows, load, chat, payment, profile, lighthouse; e.g. BENCH_ONLY=chat).
 // With BENCH_ONLY, the phases left out show as "not run" in the table (neither met nor missed), and the results go
 // to bench/results.<the phases run, joined by +>.json (e.g. results.load.json), leaving a full run's results.json.
-// chat and payment run on the 100,000-gig state when rows or load run too (as in a full run), otherwise on the 1,000-gig state, which seeds in seconds (results.chatState says which); payment
-// runs during chat's quiet minute when both run. The app still needs dist/web: without web it is built
+// chat and payment run on the 100,000-gig state when rows or load run too (as in a full run), otherwise on the
+// 1,000-gig state, which seeds in seconds (results.chatState says which); payment runs during chat's quiet minute
+// when both run. The app still needs dist/web: without web it is built
 // (not measured) when missing.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -63,7 +64,8 @@ const PAIRED_ROUNDS = 5;
  * Where issue 29's Worker-CPU ratios (sign-in to a browse page, a rendered page to its API read) are judged:
  * straight to the runtime, where the requests reach the Worker's workerd as a deployment's reach the Worker.
  * Through wrangler dev, its proxy (a workerd of its own) is most of the difference and no deployment pays it;
- * those rows stay in the table as information (docs/decisions/042).
+ * sign-in's rounds there stay in the table as information, and the rendered pages' rounds run only this way
+ * (docs/decisions/042).
  */
 const WORKER_CPU_WAY = "straightToRuntime";
 const PAIRED_SECONDS = Math.max(3, Math.round(SECONDS / 2));
@@ -332,16 +334,17 @@ async function underLoad(results, app, seed) {
   // wrangler's proxy: what the Worker costs without that part of wrangler dev (a sign-in is two requests, so it
   // pays the proxy twice). The load client signs each login event for the origin it sends it to.
   const direct = await runtimePort(app);
+  const directUrl = direct ? `http://127.0.0.1:${direct}` : null;
   results.loadWithoutProxy = { port: direct };
   if (direct) {
     for (const t of targets.filter((t) => ["browseFirstPage", "browsePage500", "gigById", "signIn"].includes(t.key))) {
-      results.loadWithoutProxy[t.key] = await bothModes(app, `${t.label}, no wrangler proxy`, t.target, { baseUrl: `http://127.0.0.1:${direct}` });
+      results.loadWithoutProxy[t.key] = await bothModes(app, `${t.label}, no wrangler proxy`, t.target, { baseUrl: directUrl });
     }
     // The rendered pages and their API reads too: a page is some 150 KB (the inlined stylesheet, the HTML, its
     // data) to the API's 20 KB, and wrangler's proxy copies each byte, which no deployment pays as Worker CPU.
     results.pagesWithoutProxy = {};
     for (const t of pageTargets) {
-      results.pagesWithoutProxy[t.key] = await bothModes(app, `${t.label}, no wrangler proxy`, t.target, { modes: ["closed"], baseUrl: `http://127.0.0.1:${direct}` });
+      results.pagesWithoutProxy[t.key] = await bothModes(app, `${t.label}, no wrangler proxy`, t.target, { modes: ["closed"], baseUrl: directUrl });
     }
   } else log("the Worker runtime's own port was not found; skipping the runs without wrangler's proxy");
   if (emptyWithoutProxy) results.loadWithoutProxy.emptyWorker = emptyWithoutProxy;
@@ -352,14 +355,14 @@ async function underLoad(results, app, seed) {
   const browseTarget = targets.find((t) => t.key === "browseFirstPage");
   results.signInPaired = { rounds: PAIRED_ROUNDS, windowSeconds: PAIRED_SECONDS };
   results.signInPaired.throughWranglerDev = await pairedRounds(app, signInTarget, browseTarget);
-  if (direct) results.signInPaired.straightToRuntime = await pairedRounds(app, signInTarget, browseTarget, `http://127.0.0.1:${direct}`);
-  // The rendered pages and their API reads in turn, the way their budget is judged (WORKER_CPU_WAY).
-  if (direct) {
+  if (directUrl) results.signInPaired.straightToRuntime = await pairedRounds(app, signInTarget, browseTarget, directUrl);
+  // The rendered pages and their API reads in turn, only the way their budget is judged (WORKER_CPU_WAY).
+  if (directUrl) {
     const [browseScreen, home, gig] = ["browseScreenPage", "homePage", "gigPage"].map((key) => pageTargets.find((t) => t.key === key));
     const gigById = targets.find((t) => t.key === "gigById");
     results.pagesPaired = { rounds: PAIRED_ROUNDS, windowSeconds: PAIRED_SECONDS };
-    results.pagesPaired.homePage = await pairedRounds(app, home, browseScreen, `http://127.0.0.1:${direct}`);
-    results.pagesPaired.gigPage = await pairedRounds(app, gig, gigById, `http://127.0.0.1:${direct}`);
+    results.pagesPaired.homePage = { straightToRuntime: await pairedRounds(app, home, browseScreen, directUrl) };
+    results.pagesPaired.gigPage = { straightToRuntime: await pairedRounds(app, gig, gigById, directUrl) };
   }
 
   // A visitor's browse page 1 from the edge cache (PUBLIC_CACHE_SECONDS on), on an app of its own on the same
@@ -965,6 +968,11 @@ function cpuWithoutD1(x) {
   return cpu === null || d1 === undefined ? null : round2(cpu - d1);
 }
 
+/** A ratio as the table prints it. */
+function times(x) {
+  return x === null ? "not measured" : `${x}×`;
+}
+
 function ratio(a, b) {
   return a !== null && b !== null && b > 0 ? Math.round((a / b) * 100) / 100 : null;
 }
@@ -1021,7 +1029,6 @@ function ratioRows(r) {
   if (!r.load) return rows;
   const empty = r.load.emptyWorker;
   const emptyDirect = r.loadWithoutProxy?.emptyWorker;
-  const times = (x) => (x === null ? "not measured" : `${x}×`);
   for (const key of ["browseFirstPage", "browsePage500", "gigById"]) {
     const l = r.load[key];
     if (!l) continue;
@@ -1043,16 +1050,7 @@ function ratioRows(r) {
     ["through wrangler dev", r.load.signIn, r.load.browseFirstPage],
     ["straight to the runtime", r.loadWithoutProxy?.signIn, r.loadWithoutProxy?.browseFirstPage],
   ];
-  for (const [key, how] of [
-    ["throughWranglerDev", "through wrangler dev"],
-    ["straightToRuntime", "straight to the runtime"],
-  ]) {
-    const p = r.signInPaired?.[key];
-    if (!p) continue;
-    const each = p.rounds.map((x) => `${x.ratio}× (${x.a} vs ${x.b} ms)`).join(", ");
-    const judged = key === WORKER_CPU_WAY;
-    rows.push([`Ratio: sign-in (challenge + verify), app CPU to a browse page's (${how}; the median of ${p.rounds.length} rounds taking the two in turn, ${r.signInPaired.windowSeconds} s each)`, `${times(p.median)} (rounds: ${each})`, judged ? `≤ ${b.signInCpuToBrowsePage}×` : "—", judged ? p.median !== null && p.median <= b.signInCpuToBrowsePage : null]);
-  }
+  rows.push(...pairedRows("sign-in (challenge + verify)", "a browse page's", r.signInPaired, b.signInCpuToBrowsePage));
   for (const [how, signIn, browse] of single) {
     if (!signIn || !browse) continue;
     const s = ratio(cpuOf(signIn), cpuOf(browse));
@@ -1112,12 +1110,30 @@ function ratioRows(r) {
     const x = ratio(cpuOf(page), cpuOf(api));
     rows.push([`Ratio: ${page.label.replace(/, no wrangler proxy$/, "")}, app CPU to ${api.label.replace(/, no wrangler proxy$/, "").replace(/ \(.*\)$/, "")}'s (straight to the runtime; the load phase's single windows)`, `${times(x)} (${cpuOf(page)} vs ${cpuOf(api)} ms)`, "—", null]);
   }
-  // The budget: the median of the rounds that take a page and its API read in turn, straight to the runtime.
+  // The budget: the median of the rounds that take a page and its API read in turn.
   for (const key of ["homePage", "gigPage"]) {
-    const q = r.pagesPaired?.[key];
-    if (!q) continue;
-    const each = q.rounds.map((x) => `${x.ratio}× (${x.a} vs ${x.b} ms)`).join(", ");
-    rows.push([`Ratio: ${q.a}, app CPU to ${q.b.replace(/ \(.*\)$/, "")}'s (straight to the runtime; the median of ${q.rounds.length} rounds taking the two in turn, ${r.pagesPaired.windowSeconds} s each)`, `${times(q.median)} (rounds: ${each})`, `≤ ${b.renderedPageCpuToApiRead}×`, q.median !== null && q.median <= b.renderedPageCpuToApiRead]);
+    const ways = r.pagesPaired?.[key];
+    const q = ways?.[WORKER_CPU_WAY];
+    if (q) rows.push(...pairedRows(q.a, `${q.b.replace(/ \(.*\)$/, "")}'s`, { ...ways, windowSeconds: r.pagesPaired.windowSeconds }, b.renderedPageCpuToApiRead));
+  }
+  return rows;
+}
+
+/**
+ * The table's rows of one ratio's paired rounds (pairedRounds), a row each way they ran: every round and the
+ * median, judged against `budget` the way WORKER_CPU_WAY names and information the other way.
+ */
+function pairedRows(aLabel, bLabel, paired, budget) {
+  const rows = [];
+  for (const [key, how] of [
+    ["throughWranglerDev", "through wrangler dev"],
+    ["straightToRuntime", "straight to the runtime"],
+  ]) {
+    const p = paired?.[key];
+    if (!p) continue;
+    const each = p.rounds.map((x) => `${x.ratio}× (${x.a} vs ${x.b} ms)`).join(", ");
+    const judged = key === WORKER_CPU_WAY;
+    rows.push([`Ratio: ${aLabel}, app CPU to ${bLabel} (${how}; the median of ${p.rounds.length} rounds taking the two in turn, ${paired.windowSeconds} s each)`, `${times(p.median)} (rounds: ${each})`, judged ? `≤ ${budget}×` : "—", judged ? p.median !== null && p.median <= budget : null]);
   }
   return rows;
 }
