@@ -40,6 +40,26 @@ async function expectAccessible(page: Page): Promise<void> {
   expect(await page.getByRole("heading", { level: 1 }).count()).toBe(1);
 }
 
+/**
+ * How far into the floating suggestion button the farthest-right fact value reaches, in px (0 when none does). The
+ * facts' values end left of the button's column whatever the page's scroll, so none ever lies under it.
+ */
+async function factsUnderSuggestionButton(page: Page): Promise<{ values: number; reach: number }> {
+  return page.evaluate(() => {
+    const button = document.querySelector('button[aria-label="Suggestion box"]');
+    if (!button || (button as HTMLElement).hidden) throw new Error("the suggestion button is not shown");
+    const buttonLeft = button.getBoundingClientRect().left - 4; // its 4px ring
+    const values = Array.from(document.querySelectorAll("main dl dd"));
+    let reach = 0;
+    for (const value of values) {
+      const text = document.createRange();
+      text.selectNodeContents(value);
+      for (const line of Array.from(text.getClientRects())) reach = Math.max(reach, line.right - buttonLeft);
+    }
+    return { values: values.length, reach };
+  });
+}
+
 /** The page again, at 1280 px, as the same reader sees it now. */
 async function desktopShot(name: string, path: string, sessionToken?: string): Promise<void> {
   const { page, context, pageErrors } = await openPage(baseUrl, { viewport: "desktop", sessionToken });
@@ -84,6 +104,8 @@ describe("a gig's own page (360 px)", () => {
     await vMain.getByRole("region", { name: "Next step" }).getByRole("button", { name: "Claim Gig" }).waitFor();
     await screenshot(vp, "gig-page-visitor-360");
     await expectAccessible(vp);
+    // The facts sit where the floating suggestion button is at first view on a phone; it covers none of them.
+    expect(await factsUnderSuggestionButton(vp)).toEqual({ values: 6, reach: 0 });
 
     // --- The worker opens the same link signed in: the page becomes theirs, and they express interest there.
     await wp.goto(link);
@@ -114,6 +136,7 @@ describe("a gig's own page (360 px)", () => {
     await wMain.getByText("You receive 11,700 sats").waitFor();
     expect(new URL(wp.url()).pathname).toBe(link);
     await screenshot(wp, "gig-page-worker-360");
+    expect(await factsUnderSuggestionButton(wp)).toEqual({ values: 6, reach: 0 });
     await expectAccessible(wp);
 
     // --- The hirer funds milestone 2 from its step, through the same payment dialog as the details dialog's.

@@ -6,7 +6,7 @@ import { Footer } from "../features/layout/footer";
 import { OfflineBanner } from "../features/layout/offline-banner";
 import { ScrollToTop } from "../features/layout/scroll-to-top";
 import { TopBar } from "../features/layout/top-bar";
-import { SUGGESTION_BUTTON_CLEARANCE, SuggestionBoxButton } from "../features/suggestions/suggestion-box-button";
+import { SUGGESTION_BUTTON_CLEARANCE, SUGGESTION_BUTTON_SIDE_ROOM, SuggestionBoxButton } from "../features/suggestions/suggestion-box-button";
 import { SettingsDialogProvider } from "../features/profile/settings-context";
 import { ReadAgainAsMember } from "../lib/server-page";
 
@@ -42,7 +42,7 @@ export function MainLayout() {
       <TopBar />
       {/* At least a screen tall, so the footer starts below the fold: a page that fills in after its data arrives
           pushes nothing visible down (no layout shift). */}
-      <main id="main" tabIndex={-1} className="mx-auto min-h-dvh w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-10">
+      <main id="main" tabIndex={-1} className={`mx-auto min-h-dvh w-full max-w-6xl flex-1 px-4 py-6 focus:outline-none sm:px-6 sm:py-10 ${SUGGESTION_BUTTON_SIDE_ROOM}`}>
         <Suspense fallback={<RouteLoading />}>
           <Outlet />
           <ReadAgainAsMember />

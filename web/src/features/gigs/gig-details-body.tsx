@@ -141,12 +141,18 @@ function remainingText(gig: Gig, now: number): string {
   return timeRemaining(gig.status, gig.deadline, now);
 }
 
-/** One fact of the gig: a line of its own on a phone (label left, value right), a small box from `sm` up. */
+/**
+ * One fact of the gig: a line of its own on a phone (the label, then the value beside it, ending clear of the
+ * floating suggestion button so that no value ever scrolls under it: SUGGESTION_BUTTON_SIDE_ROOM), a small box
+ * from `sm` up.
+ */
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="flex items-baseline justify-between gap-3 rounded-lg bg-stone-50 px-3 py-1.5 sm:flex-col sm:items-stretch sm:justify-start sm:gap-0.5 sm:py-2">
-      <dt className="shrink-0 text-xs text-stone-600">{label}</dt>
-      <dd className="min-w-0 text-right text-sm font-medium break-words text-stone-900 sm:text-left">{children}</dd>
+    <div
+      className="col-span-2 grid grid-cols-subgrid items-baseline gap-x-3 rounded-lg bg-stone-50 py-1.5 ps-3 pe-[var(--suggestion-button-side-room,0.75rem)] sm:col-span-1 sm:flex sm:flex-col sm:items-stretch sm:gap-0.5 sm:py-2"
+    >
+      <dt className="text-xs text-stone-600">{label}</dt>
+      <dd className="min-w-0 text-sm font-medium text-balance break-words text-stone-900">{children}</dd>
     </div>
   );
 }
@@ -259,7 +265,8 @@ export function GigDetailsBody({ gig, Title, sectionHeading: H, titleClassName, 
 
       {signingIn ? <Skeleton className="h-12 rounded-xl" /> : <NextStepBanner gig={gig} />}
 
-      <dl className="grid grid-cols-1 gap-1.5 sm:grid-cols-3 sm:gap-2">
+      {/* On a phone the labels make one column (as wide as the longest) and the values another. */}
+      <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-1.5 sm:grid-cols-3 sm:gap-2">
         <PaymentFact gig={gig} />
         <Fact label="Timeframe">
           {gig.timeframe} {gig.timeframe === 1 ? "day" : "days"}
