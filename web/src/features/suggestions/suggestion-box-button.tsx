@@ -18,11 +18,11 @@ export const SUGGESTION_BUTTON_CLEARANCE =
  * The room a row that spans a phone's width keeps at its right end, so that what it says ends clear of the button
  * (its 1rem offset, its 3rem and its 4px ring, less the page's and the card's padding, and a gap) and never scrolls
  * under it: the layout that shows the button sets it on the page (routes/root-layout.tsx) as
- * `--suggestion-button-side-room`, which such a row reads (`pe-[var(--suggestion-button-side-room,0.75rem)]`).
+ * `--suggestion-button-side-room` below `sm`, which such a row reads (`pe-[var(--suggestion-button-side-room,0.75rem)]`).
  * From `sm` up the page is wide enough, and outside the page (a dialog, where the button steps aside) the row
  * keeps its own 0.75rem.
  */
-export const SUGGESTION_BUTTON_SIDE_ROOM = "[--suggestion-button-side-room:2.5rem] sm:[--suggestion-button-side-room:0.75rem]";
+export const SUGGESTION_BUTTON_SIDE_ROOM = "max-sm:[--suggestion-button-side-room:2.5rem]";
 
 /** A field someone types into: the phone's keyboard is up and the button would sit on the form. */
 function isTypingField(el: Element | null): boolean {
