@@ -355,9 +355,9 @@ async function underLoad(results, app, seed) {
   const browseTarget = targets.find((t) => t.key === "browseFirstPage");
   results.signInPaired = { rounds: PAIRED_ROUNDS, windowSeconds: PAIRED_SECONDS };
   results.signInPaired.throughWranglerDev = await pairedRounds(app, signInTarget, browseTarget);
-  if (directUrl) results.signInPaired.straightToRuntime = await pairedRounds(app, signInTarget, browseTarget, directUrl);
-  // The rendered pages and their API reads in turn, only the way their budget is judged (WORKER_CPU_WAY).
   if (directUrl) {
+    results.signInPaired.straightToRuntime = await pairedRounds(app, signInTarget, browseTarget, directUrl);
+    // The rendered pages and their API reads in turn, only the way their budget is judged (WORKER_CPU_WAY).
     const [browseScreen, home, gig] = ["browseScreenPage", "homePage", "gigPage"].map((key) => pageTargets.find((t) => t.key === key));
     const gigById = targets.find((t) => t.key === "gigById");
     results.pagesPaired = { rounds: PAIRED_ROUNDS, windowSeconds: PAIRED_SECONDS };
@@ -968,6 +968,11 @@ function cpuWithoutD1(x) {
   return cpu === null || d1 === undefined ? null : round2(cpu - d1);
 }
 
+/** An API read as a ratio's row names it: without the way it was sent or the parenthesis of its own row. */
+function readName(label) {
+  return label.replace(/, no wrangler proxy$/, "").replace(/ \(.*\)$/, "");
+}
+
 /** A ratio as the table prints it. */
 function times(x) {
   return x === null ? "not measured" : `${x}×`;
@@ -1098,7 +1103,7 @@ function ratioRows(r) {
   ]) {
     if (!page || !api) continue;
     const x = ratio(cpuOf(page), cpuOf(api));
-    rows.push([`Ratio: ${page.label}, app CPU to ${api.label.replace(/ \(.*\)$/, "")}'s (through wrangler dev)`, `${times(x)} (${cpuOf(page)} vs ${cpuOf(api)} ms)`, "—", null]);
+    rows.push([`Ratio: ${page.label}, app CPU to ${readName(api.label)}'s (through wrangler dev)`, `${times(x)} (${cpuOf(page)} vs ${cpuOf(api)} ms)`, "—", null]);
   }
   // The same pairs sent straight to the Worker's runtime (no wrangler proxy copying the page's bytes).
   const d = r.pagesWithoutProxy ?? {};
@@ -1108,13 +1113,13 @@ function ratioRows(r) {
   ]) {
     if (!page || !api) continue;
     const x = ratio(cpuOf(page), cpuOf(api));
-    rows.push([`Ratio: ${page.label.replace(/, no wrangler proxy$/, "")}, app CPU to ${api.label.replace(/, no wrangler proxy$/, "").replace(/ \(.*\)$/, "")}'s (straight to the runtime; the load phase's single windows)`, `${times(x)} (${cpuOf(page)} vs ${cpuOf(api)} ms)`, "—", null]);
+    rows.push([`Ratio: ${page.label.replace(/, no wrangler proxy$/, "")}, app CPU to ${readName(api.label)}'s (straight to the runtime; the load phase's single windows)`, `${times(x)} (${cpuOf(page)} vs ${cpuOf(api)} ms)`, "—", null]);
   }
   // The budget: the median of the rounds that take a page and its API read in turn.
   for (const key of ["homePage", "gigPage"]) {
     const ways = r.pagesPaired?.[key];
     const q = ways?.[WORKER_CPU_WAY];
-    if (q) rows.push(...pairedRows(q.a, `${q.b.replace(/ \(.*\)$/, "")}'s`, { ...ways, windowSeconds: r.pagesPaired.windowSeconds }, b.renderedPageCpuToApiRead));
+    if (q) rows.push(...pairedRows(q.a, `${readName(q.b)}'s`, { ...ways, windowSeconds: r.pagesPaired.windowSeconds }, b.renderedPageCpuToApiRead));
   }
   return rows;
 }
