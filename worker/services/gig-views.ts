@@ -152,22 +152,34 @@ const GIG_PAGE_QUERY = queryBuilder
 export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigDetail> {
   const row = await bound(deps.db.$client, GIG_PAGE_QUERY, { gigId }).first<GigViewJoinedRow & Pick<GigRow, "fundingInvoiceId">>();
   if (!row || !visibleTo(row, viewer)) throw notFound("Gig not found", "gig_not_found");
-  let paymentRequest: string | null = null;
-  if (row.status === "pending_payment" && row.fundingInvoiceId && viewer.userId === row.hirerId) {
-    const invoice = await deps.db.query.invoices.findFirst({ where: eq(invoices.id, row.fundingInvoiceId) });
-    paymentRequest = invoice?.status === "pending" ? invoice.bolt11 : null;
-  }
   const view = gigView(row, posterOf(row), viewer);
-  const { milestones, milestoneProposal } = await milestonesOf(deps, view, viewer);
+  const { milestones, milestoneProposal } = await milestonesOf(deps, view, row.fundingInvoiceId, viewer);
   const escrowHeld = milestones.filter((m) => m.escrow === "funded").reduce((sum, m) => sum + m.totalCharge, 0);
+  // The gig's own invoice is milestone 1's (fundingInvoiceOf), offered while the gig waits for it.
+  const paymentRequest = row.status === "pending_payment" ? (milestones.find((m) => m.number === 1)?.paymentRequest ?? null) : null;
   return { ...view, escrowHeld, paymentRequest, milestones, milestoneProposal };
+}
+
+/**
+ * The one invoice that can fund a milestone: the one the gig names, for milestone 1 (the gig's funding invoice, set
+ * by the hire or the posting), or the one the milestone's own row names, for a later one. Any other pending
+ * invoice of the gig (a withdrawn hire's, a milestone's replaced one) funds nothing: paid, it is refunded to its
+ * payer as a late payment (escrow.ts, markInvoicePaid), so it is never offered to anyone.
+ */
+function fundingInvoiceOf(milestone: { number: number; fundingInvoiceId: string | null }, gigFundingInvoiceId: string | null): string | null {
+  return milestone.number === 1 ? gigFundingInvoiceId : milestone.fundingInvoiceId;
 }
 
 /**
  * A gig's milestones as its details show them: each one's money and step, the current one marked, a later
  * milestone's open invoice to the hirer, and a pending change of the plan to the parties.
  */
-async function milestonesOf(deps: Pick<Deps, "db">, gig: GigView, viewer: Viewer): Promise<{ milestones: MilestoneView[]; milestoneProposal: MilestoneProposalView | null }> {
+async function milestonesOf(
+  deps: Pick<Deps, "db">,
+  gig: GigView,
+  gigFundingInvoiceId: string | null,
+  viewer: Viewer,
+): Promise<{ milestones: MilestoneView[]; milestoneProposal: MilestoneProposalView | null }> {
   const party = isParty(gig, viewer.userId);
   const [rows, paid, waiting, proposal] = await Promise.all([
     deps.db.select().from(gigMilestones).where(eq(gigMilestones.gigId, gig.id)).orderBy(asc(gigMilestones.number)),
@@ -176,7 +188,7 @@ async function milestonesOf(deps: Pick<Deps, "db">, gig: GigView, viewer: Viewer
       .from(payouts)
       .where(and(eq(payouts.gigId, gig.id), eq(payouts.purpose, "worker_payout"), eq(payouts.status, "succeeded"))),
     deps.db
-      .select({ id: invoices.id, bolt11: invoices.bolt11, milestone: invoices.milestone })
+      .select({ id: invoices.id, bolt11: invoices.bolt11 })
       .from(invoices)
       .where(and(eq(invoices.gigId, gig.id), eq(invoices.status, "pending"))),
     party ? deps.db.query.milestoneProposals.findFirst({ where: and(eq(milestoneProposals.gigId, gig.id), eq(milestoneProposals.status, "pending")) }) : undefined,
@@ -189,7 +201,8 @@ async function milestonesOf(deps: Pick<Deps, "db">, gig: GigView, viewer: Viewer
     // The first milestone is funded by the gig's own invoice, only while the gig waits for it; a later one by the
     // invoice it names, while the gig has not ended (paid after that, an invoice is refunded as a late payment).
     const waitsForInvoice = m.number === 1 ? gig.status === "pending_payment" : gig.status !== "completed" && gig.status !== "cancelled";
-    const invoice = waitsForInvoice ? waiting.find((i) => (m.number === 1 ? i.milestone === 1 : i.id === m.fundingInvoiceId)) : undefined;
+    const fundingInvoiceId = waitsForInvoice ? fundingInvoiceOf(m, gigFundingInvoiceId) : null;
+    const invoice = fundingInvoiceId ? waiting.find((i) => i.id === fundingInvoiceId) : undefined;
     return {
       number: m.number,
       title: m.title ?? gig.title,

@@ -606,6 +606,58 @@ describe("changing the plan", () => {
   });
 });
 
+describe("a service offering hired again after a withdrawn hire", () => {
+  it("offers the new hirer only their own invoice for milestone 1; paying it funds their hire, and the first hirer gets nothing", async () => {
+    const tag = crypto.randomUUID().slice(0, 8);
+    const worker = await signUp({ lightningAddress: `rehired-w${tag}@wallet.test` });
+    const first = await signUp({ lightningAddress: `rehired-a${tag}@wallet.test` });
+    const second = await signUp({ lightningAddress: `rehired-b${tag}@wallet.test` });
+    const offer = ok(
+      await call("/api/gigs", worker.token, "POST", {
+        gigType: "service_offering",
+        title: "Logo in two rounds",
+        description: "Sketches first, then the final logo in SVG.",
+        category: "Design",
+        payment: 8_000,
+        timeframe: 7,
+        milestones: [
+          { title: "Sketches", amount: 3_000 },
+          { title: "Final logo", amount: 5_000 },
+        ],
+      }),
+      "post offer",
+    );
+    const gigId = offer.gig.id as string;
+    await approveInterest(gigId, worker, first);
+    const firstHire = ok(await call(`/api/gigs/${gigId}/claim`, first.token, "POST"), "first hire");
+    // The first hirer withdraws; their invoice stays open at the wallet until it expires.
+    ok(await call(`/api/gigs/${gigId}/cancel`, first.token, "POST"), "withdraw");
+    await approveInterest(gigId, worker, second);
+    const secondHire = ok(await call(`/api/gigs/${gigId}/claim`, second.token, "POST"), "second hire");
+    expect(secondHire.paymentRequest).not.toBe(firstHire.paymentRequest);
+
+    const details = ok(await call(`/api/gigs/${gigId}`, second.token), "details");
+    expect({ gig: details.paymentRequest, milestones: (details.milestones as Json[]).map((m) => [m.step, m.paymentRequest]) }).toEqual({
+      gig: secondHire.paymentRequest,
+      milestones: [
+        ["awaiting_payment", secondHire.paymentRequest],
+        ["unfunded", null],
+      ],
+    });
+    // Nobody else is offered an invoice: not the first hirer, not the worker.
+    for (const member of [first, worker]) {
+      const theirs = ok(await call(`/api/gigs/${gigId}`, member.token), "their details");
+      expect([theirs.paymentRequest, ...(theirs.milestones as Json[]).map((m) => m.paymentRequest)]).toEqual([null, null, null]);
+    }
+
+    expect(ok(await payWithDevWallet((details.milestones as Json[])[0]!.paymentRequest as string), "pay")).toMatchObject({ outcome: "funded" });
+    expect(ok(await call(`/api/gigs/${gigId}`, second.token), "after")).toMatchObject({ status: "claimed", hirerId: second.id, escrowStatus: "funded" });
+    expect(await receivedBy(`rehired-a${tag}@wallet.test`)).toBe(0);
+    expect((await payoutsOf(gigId)).filter((p) => String(p.purpose).startsWith("late_payment:"))).toEqual([]);
+    await expectLedgerBalanced();
+  });
+});
+
 describe("later milestones' invoices", () => {
   it("once the gig is cancelled, a later milestone's open invoice is no longer offered to the hirer", async () => {
     const job = await plannedJob();
