@@ -242,6 +242,61 @@ describe("DELETE /api/user/me with money in play", () => {
   });
 });
 
+describe("DELETE /api/user/me while an invoice of the member's gig is open", () => {
+  /** The 409 a deletion answers while `invoiceId` is open, naming until when it can be paid. */
+  async function refusedUntil(member: { token: string }, invoiceId: string) {
+    const { call } = await import("../test/factories");
+    const { statement } = await import("../db/test-statements");
+    const expiresAt = String(await statement("SELECT expires_at FROM invoices WHERE id = ?", invoiceId).first("expires_at"));
+    const refused = await call("/api/user/me", member.token, "DELETE");
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 409,
+      body: {
+        message: `A Lightning invoice for one of your gigs is still open, so a payment could still arrive. You can delete your account once it is paid or has expired (${expiresAt.slice(0, 16).replace("T", " ")} UTC).`,
+        error: "open_invoice",
+      },
+    });
+    expect((await call("/api/user/me", member.token)).status).toBe(200);
+  }
+
+  it("a later milestone's invoice keeps both parties' accounts: paid, it funds that milestone for them", async () => {
+    const { call, payWithDevWallet } = await import("../test/factories");
+    const { approve, deliver, fundInvoice, gigOf, ok, plannedJob } = await import("../test/milestones");
+    const job = await plannedJob();
+    await deliver(job, 1);
+    await approve(job, 1);
+    // Milestone 1 is paid and milestone 2 not funded: no escrow is held, but its invoice is out.
+    const invoice = ok(await fundInvoice(job, 2), "fund 2");
+    const { statement } = await import("../db/test-statements");
+    const id = String(await statement("SELECT id FROM invoices WHERE gig_id = ? AND milestone = 2 AND status = 'pending'", job.gigId).first("id"));
+    await refusedUntil(job.hirer, id);
+    await refusedUntil(job.worker, id);
+
+    expect(ok(await payWithDevWallet(invoice.paymentRequest as string), "pay")).toMatchObject({ outcome: "funded" });
+    expect((await gigOf(job)).milestones).toMatchObject([{ escrow: "released" }, { escrow: "funded" }, { escrow: "unfunded" }]);
+    expect((await call("/api/user/me", job.hirer.token, "DELETE")).body).toMatchObject({ error: "active_escrow" });
+  });
+
+  it("a withdrawn hire's invoice keeps its payer's account, whom a late payment is refunded to; the worker may go", async () => {
+    const { approveInterest, call, payWithDevWallet, postGig } = await import("../test/factories");
+    const { receivedBy } = await import("../test/money");
+    const { statement } = await import("../db/test-statements");
+    const tag = crypto.randomUUID().slice(0, 6);
+    const worker = await signUp({ lightningAddress: `offers${tag}@wallet.test` });
+    const hirer = await signUp({ lightningAddress: `withdrew${tag}@wallet.test` });
+    const gigId = (await postGig(worker, { gigType: "service_offering", title: "I draw logos" })).gig.id as string;
+    await approveInterest(gigId, worker, hirer);
+    const hire = await call(`/api/gigs/${gigId}/claim`, hirer.token, "POST");
+    expect((await call(`/api/gigs/${gigId}/cancel`, hirer.token, "POST")).status).toBe(200);
+
+    await refusedUntil(hirer, String(await statement("SELECT id FROM invoices WHERE gig_id = ? AND status = 'pending'", gigId).first("id")));
+    expect((await call("/api/user/me", worker.token, "DELETE")).status).toBe(200);
+
+    expect(await payWithDevWallet(hire.body.paymentRequest as string)).toMatchObject({ status: 200, body: { outcome: "refunding_late_payment" } });
+    expect(await receivedBy(`withdrew${tag}@wallet.test`)).toBe(hire.body.totalCharge);
+  });
+});
+
 describe("DELETE /api/user/me as the worker of a service offering", () => {
   async function offerWithApprovedHirer() {
     const { approveInterest, postGig } = await import("../test/factories");

@@ -148,10 +148,23 @@ function addressChangeNotice(db: Db, me: UserRow, next: string | null | undefine
 }
 
 /**
- * No money is in play for this member: no funded gig and no unpaid hire on either side (as the hirer, or
- * as the worker of a service offering someone is hiring), and no payout still on its way to them.
+ * An invoice still open that touches this member: one they would pay (paid now, it funds their hire, or it is
+ * refunded to them as a late payment), or one a milestone of their gig waits for (paid now, it funds that
+ * milestone). Either way money could still arrive for an account that is gone, with no Lightning address to
+ * send it back to.
  */
-const noMoneyInPlay = (userId: string): Guard =>
+const openInvoice = (userId: string): Guard =>
+  where(
+    `invoices.status = 'pending' AND (invoices.payer_id = ? OR EXISTS (
+       SELECT 1 FROM gig_milestones JOIN gigs ON gigs.id = gig_milestones.gig_id
+       WHERE gig_milestones.funding_invoice_id = invoices.id AND (gigs.hirer_id = ? OR gigs.worker_id = ?)))`,
+    userId,
+    userId,
+    userId,
+  );
+
+/** No funded gig and no unpaid hire on either side (as the hirer, or as the worker of a service offering someone is hiring), and no payout still on its way to them. */
+const noEscrowInPlay = (userId: string): Guard =>
   where(
     `NOT EXISTS (SELECT 1 FROM gigs WHERE (hirer_id = ? OR worker_id = ?) AND (escrow_status = 'funded' OR status = 'pending_payment'))
      AND NOT EXISTS (SELECT 1 FROM payouts WHERE recipient_id = ? AND status <> 'succeeded')`,
@@ -160,7 +173,26 @@ const noMoneyInPlay = (userId: string): Guard =>
     userId,
   );
 
+/** No money is in play for this member: none held or owed (noEscrowInPlay), and none that could still arrive (openInvoice). */
+const noMoneyInPlay = (userId: string): Guard => {
+  const invoice = openInvoice(userId);
+  return allOf(noEscrowInPlay(userId), { sql: `NOT EXISTS (SELECT 1 FROM invoices WHERE ${invoice.sql})`, params: invoice.params });
+};
+
 const ACTIVE_ESCROW = "You have gigs with active escrow or payments on their way to you. Complete or cancel them before deleting your account.";
+const openInvoiceMessage = (expiresAt: string) =>
+  `A Lightning invoice for one of your gigs is still open, so a payment could still arrive. You can delete your account once it is paid or has expired (${expiresAt.slice(0, 16).replace("T", " ")} UTC).`;
+
+/** Why noMoneyInPlay refused: money held or owed (the 'active escrow' answer), or else the open invoice that lasts longest. */
+async function whyMoneyInPlay(db: Deps["db"], userId: string): Promise<string> {
+  const escrow = noEscrowInPlay(userId);
+  const invoice = openInvoice(userId);
+  const row = await db.$client
+    .prepare(`SELECT (${escrow.sql}) AS free, (SELECT MAX(expires_at) FROM invoices WHERE ${invoice.sql}) AS invoiceUntil`)
+    .bind(...escrow.params, ...invoice.params)
+    .first<{ free: number; invoiceUntil: string | null }>();
+  return row?.free && row.invoiceUntil ? openInvoiceMessage(row.invoiceUntil) : ACTIVE_ESCROW;
+}
 
 /**
  * Deletes an account: the profile is scrubbed and its sessions end. The row stays, renamed, so that
@@ -187,7 +219,10 @@ export async function deleteAccount(deps: Pick<Deps, "db" | "committed"> & Parti
   await change.commit();
   // The guard decided, in the batch: money in play (now, or landed meanwhile) left everything as it was.
   const after = await deps.db.query.users.findFirst({ where: eq(users.id, me.id), columns: { deletedAt: true } });
-  if (!after?.deletedAt) throw conflict(ACTIVE_ESCROW, "active_escrow");
+  if (!after?.deletedAt) {
+    const message = await whyMoneyInPlay(deps.db, me.id);
+    throw conflict(message, message === ACTIVE_ESCROW ? "active_escrow" : "open_invoice");
+  }
   // Its sessions end at its inbox too, where requests check them (docs/decisions/032): at once, for every token.
   if (deps.env) await endMemberAccess(deps.env, me.id);
 }
