@@ -43,6 +43,23 @@ const optionalText = (max: number, label: string) =>
     .nullable()
     .optional();
 
+/**
+ * A NIP-05 name on the alias domain is this site's own word about whose key it is (worker/services/nip05.ts answers it): a
+ * member's is their alias there, and `_` (or the bare domain) is the platform's. So a member may show one only
+ * when it is their own alias; anything else there would put their key under another member's name or the
+ * platform's. Names on other domains are the member's to claim (SPEC.md §2 shows whatever they set).
+ * Answers why the name is refused, or null.
+ */
+export function nip05OnAliasDomainProblem(nip05: string, alias: string | null, aliasDomain: string): string | null {
+  const at = nip05.lastIndexOf("@");
+  const [name, domain] = at === -1 ? ["_", nip05] : [nip05.slice(0, at), nip05.slice(at + 1)];
+  const domainLower = aliasDomain.toLowerCase();
+  if (domain.toLowerCase() !== domainLower || (alias !== null && name.toLowerCase() === alias)) return null;
+  return alias
+    ? `Your NIP-05 identifier on ${domainLower} is your alias, ${alias}@${domainLower}`
+    : `NIP-05 identifiers on ${domainLower} are Gigstr aliases: claim yours first, then use it here`;
+}
+
 export const PICTURE_URL_INVALID = "Profile picture must be an http(s) URL";
 
 export const profileUpdateSchema = z

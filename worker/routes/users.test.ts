@@ -154,6 +154,34 @@ describe("alias", () => {
     expect((await json(taken)).message).toBe("This alias is already taken");
   });
 
+  it("a NIP-05 identifier on the alias domain is the member's own alias: another member's or the platform's is refused and changes nothing", async () => {
+    const owner = await signUp({ lightningAddress: "owner@wallet.test" });
+    const alias = `own${crypto.randomUUID().slice(0, 6)}`;
+    expect((await patchMe(owner.token, { gigstrAlias: alias })).status).toBe(200);
+    const nip05Of = async (token: string) => (await json(await api("/api/user/me", { token }))).nip05;
+
+    const impostor = await signUp({ lightningAddress: "impostor@wallet.test", displayName: "Impostor" });
+    expect((await patchMe(impostor.token, { nip05: "me@example.com" })).status).toBe(200);
+    for (const claim of [`${alias}@gigstr.test`, `${alias.toUpperCase()}@GIGSTR.test`, "_@gigstr.test", "gigstr.test", "admin@gigstr.test"]) {
+      const refused = await patchMe(impostor.token, { nip05: claim, displayName: "Renamed" });
+      expect({ claim, status: refused.status, body: await json(refused) }).toEqual({
+        claim,
+        status: 400,
+        body: { message: "NIP-05 identifiers on gigstr.test are Gigstr aliases: claim yours first, then use it here", error: "nip05_not_yours" },
+      });
+    }
+    expect(await json(await api("/api/user/me", { token: impostor.token }))).toMatchObject({ nip05: "me@example.com", displayName: "Impostor" });
+
+    // With an alias of their own, that alias is the one name they may show there.
+    const theirs = `imp${crypto.randomUUID().slice(0, 6)}`;
+    const claimedBoth = await patchMe(impostor.token, { gigstrAlias: theirs, nip05: `${theirs}@gigstr.test` });
+    expect(claimedBoth.status).toBe(200);
+    const other = await patchMe(impostor.token, { nip05: `${alias}@gigstr.test` });
+    expect(await json(other)).toEqual({ message: `Your NIP-05 identifier on gigstr.test is your alias, ${theirs}@gigstr.test`, error: "nip05_not_yours" });
+    expect(await nip05Of(impostor.token)).toBe(`${theirs}@gigstr.test`);
+    expect((await patchMe(owner.token, { nip05: `${alias.toUpperCase()}@gigstr.test` })).status).toBe(200);
+  });
+
   it("checks availability only for valid aliases of 3 or more characters", async () => {
     const short = await api("/api/check-gigstr-alias?alias=ab");
     expect(short.status).toBe(400);

@@ -2,7 +2,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import * as nip19 from "nostr-tools/nip19";
 import { successRate } from "../../domain/reputation";
-import type { OwnUser, ProfileUpdate, PublicUser } from "../../domain/profile";
+import { nip05OnAliasDomainProblem, type OwnUser, type ProfileUpdate, type PublicUser } from "../../domain/profile";
 import type { Db, UserRow } from "../db/client";
 import type { Deps } from "./deps";
 import { addGigEvent } from "./gig-events";
@@ -106,6 +106,10 @@ export async function updateProfile(deps: Pick<Deps, "db" | "env" | "defer">, me
   const hasAliasAfter = Boolean(me.gigstrAlias || changes.gigstrAlias);
   if (hasAliasAfter && lightningAddressAfter && destinationHost(lightningAddressAfter) === aliasDomain.toLowerCase()) {
     throw badRequest(`Your Lightning address cannot be on ${aliasDomain}: your Gigstr alias forwards to it.`, "alias_loop");
+  }
+  if (changes.nip05) {
+    const problem = nip05OnAliasDomainProblem(changes.nip05, changes.gigstrAlias ?? me.gigstrAlias, aliasDomain);
+    if (problem) throw badRequest(problem, "nip05_not_yours");
   }
   if (Object.keys(changes).length === 0) return me;
 

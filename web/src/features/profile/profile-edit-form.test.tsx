@@ -55,6 +55,18 @@ describe("profile edit form", () => {
     expect(screen.getByLabelText("Lightning Address for Payouts")).toHaveAttribute("aria-invalid", "true");
   });
 
+  it("refuses a NIP-05 identifier on the alias domain that is not the member's own alias, at the field, and sends nothing", async () => {
+    const api = mockApi({ "GET /api/config": () => ({ aliasDomain: "gigstr.test", lightningBackend: "dev", platformFeePercent: 2.5 }) });
+    const { user } = renderEditing({ gigstrAlias: "satoshi", gigstrAliasAddress: "satoshi@gigstr.test" });
+    await startEditing(user);
+    await waitFor(() => expect(api.callsTo("GET", "/api/config")).toHaveLength(1));
+    await user.type(screen.getByLabelText("NIP-05 Identifier"), "hal@gigstr.test");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(await findToast("Your NIP-05 identifier on gigstr.test is your alias, satoshi@gigstr.test")).toBeInTheDocument();
+    expect(screen.getByLabelText("NIP-05 Identifier")).toHaveAttribute("aria-invalid", "true");
+    expect(api.callsTo("PATCH", "/api/user/me")).toHaveLength(0);
+  });
+
   it("saves a valid Lightning address, sending empty fields as empty strings, then refreshes the user", async () => {
     const saved = makeUser({ displayName: "Satoshi", bio: null, lightningAddress: "satoshi@getalby.com" });
     const api = mockApi({ "PATCH /api/user/me": () => saved, "GET /api/user/me": () => saved });

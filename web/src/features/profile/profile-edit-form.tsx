@@ -1,12 +1,13 @@
 // Edit mode of /profile (SPEC.md §2): Profile Information and Payment Settings. Checked with the shared
 // rules of domain/profile.ts before anything is sent; empty fields are sent as "" (stored as absent).
 import { useId, useState, type FormEvent } from "react";
-import { isValidLightningAddress, profileUpdateSchema, type OwnUser } from "../../../../domain/profile";
+import { isValidLightningAddress, nip05OnAliasDomainProblem, profileUpdateSchema, type OwnUser } from "../../../../domain/profile";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../../components/ui/card";
 import { BoltIcon, UserIcon } from "../../components/ui/icons";
 import { FormField, Input, Textarea, describedBy } from "../../components/ui/input";
 import { useToast } from "../../components/ui/toast";
 import { errorText } from "../../lib/api";
+import { useAliasDomain } from "../config/use-config";
 import { INVALID_LIGHTNING_ADDRESS_TEXT, INVALID_LIGHTNING_ADDRESS_TITLE } from "./profile-texts";
 import { useUpdateProfile, type ProfileEdit } from "./use-profile";
 
@@ -33,6 +34,7 @@ export function ProfileEditForm({ user, onSaved, onPendingChange }: { user: OwnU
   const ids = { displayName: useId(), profilePicture: useId(), bio: useId(), nip05: useId(), lightningAddress: useId() };
   const { toast } = useToast();
   const update = useUpdateProfile();
+  const aliasDomain = useAliasDomain();
   const [fields, setFields] = useState<Fields>(() => fieldsFromUser(user));
   const [errors, setErrors] = useState<FieldErrors>({});
 
@@ -64,6 +66,12 @@ export function ProfileEditForm({ user, onSaved, onPendingChange }: { user: OwnU
       }
       setErrors(found);
       toast({ title: "Failed to Update Profile", description: checked.error.issues[0]?.message ?? "Please try again.", variant: "destructive" });
+      return;
+    }
+    const nip05Problem = edit.nip05 ? nip05OnAliasDomainProblem(edit.nip05, user.gigstrAlias, aliasDomain) : null;
+    if (nip05Problem) {
+      setErrors({ nip05: nip05Problem });
+      toast({ title: "Failed to Update Profile", description: nip05Problem, variant: "destructive" });
       return;
     }
     onPendingChange?.(true);
