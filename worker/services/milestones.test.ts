@@ -157,25 +157,30 @@ describe("a three-milestone job from posting to completion", () => {
   });
 });
 
+/** A service offering in two milestones (3,000 and 5,000 sats), posted by `worker`. */
+async function postTwoRoundOffer(worker: Member) {
+  return ok(
+    await call("/api/gigs", worker.token, "POST", {
+      gigType: "service_offering",
+      title: "Logo in two rounds",
+      description: "Sketches first, then the final logo in SVG.",
+      category: "Design",
+      payment: 8_000,
+      timeframe: 7,
+      milestones: [
+        { title: "Sketches", amount: 3_000 },
+        { title: "Final logo", amount: 5_000 },
+      ],
+    }),
+    "post offer",
+  );
+}
+
 describe("a service offering paid in milestones", () => {
   it("hiring invoices milestone 1 and its fee; the rest is funded and paid step by step", async () => {
     const members = await hirerAndWorker();
     const { hirer, worker } = members;
-    const offer = ok(
-      await call("/api/gigs", worker.token, "POST", {
-        gigType: "service_offering",
-        title: "Logo in two rounds",
-        description: "Sketches first, then the final logo in SVG.",
-        category: "Design",
-        payment: 8_000,
-        timeframe: 7,
-        milestones: [
-          { title: "Sketches", amount: 3_000 },
-          { title: "Final logo", amount: 5_000 },
-        ],
-      }),
-      "post offer",
-    );
+    const offer = await postTwoRoundOffer(worker);
     expect(offer).toMatchObject({ paymentRequest: null, gig: { status: "open", milestoneCount: 2 } });
     const job: Job = { ...members, gigId: offer.gig.id };
     await approveInterest(job.gigId, worker, hirer);
@@ -612,21 +617,7 @@ describe("a service offering hired again after a withdrawn hire", () => {
     const worker = await signUp({ lightningAddress: `rehired-w${tag}@wallet.test` });
     const first = await signUp({ lightningAddress: `rehired-a${tag}@wallet.test` });
     const second = await signUp({ lightningAddress: `rehired-b${tag}@wallet.test` });
-    const offer = ok(
-      await call("/api/gigs", worker.token, "POST", {
-        gigType: "service_offering",
-        title: "Logo in two rounds",
-        description: "Sketches first, then the final logo in SVG.",
-        category: "Design",
-        payment: 8_000,
-        timeframe: 7,
-        milestones: [
-          { title: "Sketches", amount: 3_000 },
-          { title: "Final logo", amount: 5_000 },
-        ],
-      }),
-      "post offer",
-    );
+    const offer = await postTwoRoundOffer(worker);
     const gigId = offer.gig.id as string;
     await approveInterest(gigId, worker, first);
     const firstHire = ok(await call(`/api/gigs/${gigId}/claim`, first.token, "POST"), "first hire");
