@@ -44,11 +44,11 @@ const optionalText = (max: number, label: string) =>
     .optional();
 
 /**
- * A NIP-05 name on the alias domain is this site's own word about whose key it is (worker/services/nip05.ts answers it): a
- * member's is their alias there, and `_` (or the bare domain) is the platform's. So a member may show one only
- * when it is their own alias; anything else there would put their key under another member's name or the
- * platform's. Names on other domains are the member's to claim (SPEC.md §2 shows whatever they set).
- * Answers why the name is refused, or null.
+ * A NIP-05 name on the alias domain is this site's own word about whose key it is (worker/services/nip05.ts
+ * answers it): a member's is their alias there, and `_` (or the bare domain) is the platform's. So a member may
+ * show one only when it is their own alias; anything else there would put their key under another member's name
+ * or the platform's (decision 043). Names on other domains are the member's to claim (SPEC.md §2 shows whatever
+ * they set). Answers why the name is refused, or null.
  */
 export function nip05OnAliasDomainProblem(nip05: string, alias: string | null, aliasDomain: string): string | null {
   const at = nip05.lastIndexOf("@");
