@@ -155,8 +155,8 @@ export async function getGig(deps: Pick<Deps, "db">, gigId: string, viewer: View
   const view = gigView(row, posterOf(row), viewer);
   const { milestones, milestoneProposal } = await milestonesOf(deps, view, row.fundingInvoiceId, viewer);
   const escrowHeld = milestones.filter((m) => m.escrow === "funded").reduce((sum, m) => sum + m.totalCharge, 0);
-  // The gig's own invoice is milestone 1's (fundingInvoiceOf), offered while the gig waits for it.
-  const paymentRequest = row.status === "pending_payment" ? (milestones.find((m) => m.number === 1)?.paymentRequest ?? null) : null;
+  // The gig's own invoice is milestone 1's (fundingInvoiceOf), which milestonesOf offers only while the gig waits for it.
+  const paymentRequest = milestones.find((m) => m.number === 1)?.paymentRequest ?? null;
   return { ...view, escrowHeld, paymentRequest, milestones, milestoneProposal };
 }
 

@@ -180,7 +180,7 @@ const noEscrowInPlay = (userId: string): Guard =>
 /** No money is in play for this member: none held or owed (noEscrowInPlay), and none that could still arrive (openInvoice). */
 const noMoneyInPlay = (userId: string): Guard => {
   const invoice = openInvoice(userId);
-  return allOf(noEscrowInPlay(userId), { sql: `NOT EXISTS (SELECT 1 FROM invoices WHERE ${invoice.sql})`, params: invoice.params });
+  return allOf(noEscrowInPlay(userId), where(`NOT EXISTS (SELECT 1 FROM invoices WHERE ${invoice.sql})`, ...invoice.params));
 };
 
 const ACTIVE_ESCROW = "You have gigs with active escrow or payments on their way to you. Complete or cancel them before deleting your account.";
