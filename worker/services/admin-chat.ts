@@ -9,7 +9,7 @@ import type { Db } from "../db/client";
 import { adminChatReads, gigChatSummaries, gigs } from "../db/schema";
 import { archivedChatStored } from "./archived-gig";
 import { gigChatHistory, memberMessagesUpTo, postAdminChatMessage, sendersOf, storedMessages } from "./chat";
-import { loadGig } from "./gig-views";
+import { loadGig, PLATFORM } from "./gig-views";
 import type { Deps } from "./deps";
 import type { AdminChatMessage, UnreadChat } from "../../domain/admin-views";
 
@@ -56,7 +56,7 @@ export const ADMIN_CHAT_PAGE = 200;
 
 /** A gig's latest messages, oldest first (from its room); marks the chat read up to the newest one shown. */
 export async function readChatAsAdmin(deps: Pick<Deps, "db" | "env">, gigId: string): Promise<AdminChatMessage[]> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, PLATFORM);
   // An old gig's chat is in its document in R2 (decision 033).
   const stored = gig.archivedAt ? await archivedChatStored(deps, gigId, gigChatHistory, ADMIN_CHAT_PAGE) : await storedMessages(deps, gigId, { limit: ADMIN_CHAT_PAGE });
   const rows = stored.reverse();

@@ -22,7 +22,7 @@ import {
 } from "./escrow";
 import { balanceOf } from "./ledger";
 import { applyTransition, authorise } from "./gig-transitions";
-import { loadGig } from "./gig-views";
+import { loadGig, PLATFORM } from "./gig-views";
 import type { GigRow } from "./gig-views";
 import type { Deps } from "./deps";
 import type { DisputedMilestone, DisputeView, GigEditChange, GigEditRecord, Party } from "../../domain/admin-views";
@@ -215,7 +215,7 @@ function settlementOf(gig: GigRow, milestones: readonly MilestoneRow[], input: D
 
 /** Settles a dispute once; a second try (or a race lost) answers 409 and writes nothing. */
 export async function resolveDispute(deps: Deps, gigId: string, input: DisputeResolutionInput): Promise<DisputeOutcome> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, PLATFORM);
   authorise(gig, "resolve_dispute", { userId: null, isAdmin: true });
   const milestones = await loadMilestones(deps, gig);
   const m = currentMilestoneOf(gig, milestones);

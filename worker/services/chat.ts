@@ -20,7 +20,7 @@ import { attachmentRaceAsConflict, attachmentView, insertAttachments, prepareAtt
 import { archivedChatPage } from "./archived-gig";
 import { gigHistoryForParty } from "./gig-access";
 import { notificationsWritten, notify } from "./notifications";
-import { loadGig, type GigRow, type Viewer } from "./gig-views";
+import { loadGig, PLATFORM, type GigRow, type Viewer } from "./gig-views";
 import { memberForToken } from "./auth";
 import type { Deps } from "./deps";
 import { decodePageCursor, encodePageCursor } from "./page-cursor";
@@ -663,9 +663,13 @@ export function chatMessageViewOf(m: RoomChatMessage & { gigId: string }, user: 
 
 // ---- Admin messages ---------------------------------------------------------------------------
 
-/** The `/ws` upgrade, once the route has checked it: to the gig's room (404 for a gig that does not exist). */
+/**
+ * The `/ws` upgrade, once the route has checked it: to the gig's room (404 for a gig that does not exist). The
+ * upgrade carries no credential (a browser's socket sends none), so who may join is the room's `join_gig` to
+ * decide: this checks only that the gig exists, as the platform sees it.
+ */
 export async function connectToRoom(deps: Pick<Deps, "db" | "env">, gigId: string, upgrade: Request): Promise<Response> {
-  await loadGig(deps, gigId);
+  await loadGig(deps, gigId, PLATFORM);
   return roomOf(deps.env, gigId).fetch(upgrade);
 }
 
@@ -676,7 +680,7 @@ export async function connectToRoom(deps: Pick<Deps, "db" | "env">, gigId: strin
 export async function postAdminChatMessage(deps: Pick<Deps, "db" | "env">, gigId: string, text: string): Promise<ChatMessageView> {
   const checked = chatText(text);
   if (!checked.ok) throw badRequest(checked.error);
-  await loadGig(deps, gigId);
+  await loadGig(deps, gigId, PLATFORM);
   return roomOf(deps.env, gigId).postAdminMessage(gigId, checked.text);
 }
 

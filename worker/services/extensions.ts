@@ -8,7 +8,7 @@ import { extensionRequests, gigs } from "../db/schema";
 import { badRequest, conflict, forbidden, notFound } from "../errors";
 import { addGigEvent } from "./gig-events";
 import { applyTransition, authorise } from "./gig-transitions";
-import { loadGig } from "./gig-views";
+import { loadGig, memberViewer } from "./gig-views";
 import { notify } from "./notifications";
 import type { Deps } from "./deps";
 
@@ -16,7 +16,7 @@ const DAY_MS = 86_400_000;
 const plural = (n: number) => `${n} day${n === 1 ? "" : "s"}`;
 
 export async function requestExtension(deps: Deps, me: UserRow, gigId: string, input: { daysToAdd: number; reason?: string | null }) {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "request_extension", { userId: me.id, isAdmin: false });
   const id = crypto.randomUUID();
   const change = new AtomicChange(deps.db, deps.committed);
@@ -45,7 +45,7 @@ export async function requestExtension(deps: Deps, me: UserRow, gigId: string, i
 }
 
 export async function listExtensionRequests(deps: Deps, me: UserRow, gigId: string) {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   if (!isParty(gig, me.id)) throw forbidden("Only the gig's hirer and worker can see this");
   const rows = await deps.db.select().from(extensionRequests).where(eq(extensionRequests.gigId, gig.id)).orderBy(asc(extensionRequests.createdAt));
   return rows.map((r) => ({ id: r.id, gigId: r.gigId, status: r.status, daysToAdd: r.daysToAdd, reason: r.reason, createdAt: r.createdAt, decidedAt: r.decidedAt }));
@@ -53,7 +53,7 @@ export async function listExtensionRequests(deps: Deps, me: UserRow, gigId: stri
 
 /** The hirer approves (the deadline moves by the days asked) or rejects a pending request. */
 export async function answerExtension(deps: Deps, me: UserRow, gigId: string, requestId: string, answer: "approve" | "reject") {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "extend_deadline", { userId: me.id, isAdmin: false });
   const request = await deps.db.query.extensionRequests.findFirst({ where: eq(extensionRequests.id, requestId) });
   if (!request || request.gigId !== gig.id) throw notFound("Extension request not found", "extension_not_found");
@@ -87,7 +87,7 @@ export async function answerExtension(deps: Deps, me: UserRow, gigId: string, re
 
 /** The hirer moves the deadline directly; it must be later than the current one. */
 export async function extendDeadline(deps: Deps, me: UserRow, gigId: string, newDeadline: string) {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "extend_deadline", { userId: me.id, isAdmin: false });
   const next = new Date(newDeadline);
   if (gig.deadline && next.getTime() <= Date.parse(gig.deadline)) {

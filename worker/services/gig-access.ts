@@ -7,7 +7,7 @@ import type { Deps } from "./deps";
 import type { GigRow } from "./gig-views";
 
 export async function gigForParty(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigRow> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, viewer);
   if (!viewer.isAdmin && !isParty(gig, viewer.userId)) throw forbidden("Only the gig's hirer and worker can see this");
   return gig;
 }

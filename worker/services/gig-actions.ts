@@ -21,7 +21,7 @@ import {
   type MilestoneRow,
 } from "./escrow";
 import { applyTransition, authorise } from "./gig-transitions";
-import { getGig, loadGig, type GigRow, type GigView } from "./gig-views";
+import { getGig, loadGig, memberViewer, type GigRow, type GigView } from "./gig-views";
 import type { PostedGig } from "../../domain/gig-view";
 import { disableClaim } from "./interest";
 import type { Deps } from "./deps";
@@ -45,7 +45,7 @@ const counterpartOf = (gig: GigRow, userId: string) => (gig.hirerId === userId ?
 const daysFrom = (iso: string, days: number) => new Date(Date.parse(iso) + days * 86_400_000).toISOString();
 
 export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<PostedGig> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   const actor = { userId: me.id, isAdmin: false };
   authorise(gig, "claim", actor);
   if (!me.lightningAddress) {
@@ -98,7 +98,7 @@ export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<
 export const WAITING_FOR_FUNDING = "This milestone is waiting for funding: the hirer funds it before work starts.";
 
 export async function startWork(deps: Deps, me: UserRow, gigId: string, milestone?: number): Promise<void> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "start_work", { userId: me.id, isAdmin: false });
   const { current } = await currentMilestone(deps, gig, milestone);
   if (current.escrow !== "funded") throw conflict(WAITING_FOR_FUNDING, "milestone_not_funded");
@@ -126,7 +126,7 @@ export async function submitWork(
   attachmentRows?: (change: AtomicChange, won: Cas) => void,
   milestone?: number,
 ): Promise<void> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "submit_work", { userId: me.id, isAdmin: false });
   const { current } = await currentMilestone(deps, gig, milestone);
   await applyTransition(deps, gig, me.id, {
@@ -138,7 +138,7 @@ export async function submitWork(
 }
 
 export async function requestRevision(deps: Deps, me: UserRow, gigId: string, note: string, milestone?: number): Promise<void> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "request_revision", { userId: me.id, isAdmin: false });
   const { current } = await currentMilestone(deps, gig, milestone);
   await applyTransition(deps, gig, me.id, {
@@ -149,7 +149,7 @@ export async function requestRevision(deps: Deps, me: UserRow, gigId: string, no
 }
 
 export async function approveWork(deps: Deps, me: UserRow, gigId: string, milestone?: number): Promise<void> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "approve", { userId: me.id, isAdmin: false });
   const { milestones } = await currentMilestone(deps, gig, milestone);
   const release = releaseCurrentMilestone(gig, milestones, "approved");
@@ -177,7 +177,7 @@ export function nextStepLine(milestones: readonly MilestoneRow[], settled: numbe
 }
 
 export async function raiseDispute(deps: Deps, me: UserRow, gigId: string, reason: string, milestone?: number): Promise<void> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "dispute", { userId: me.id, isAdmin: false });
   const { current } = await currentMilestone(deps, gig, milestone);
   await applyTransition(deps, gig, me.id, {
@@ -192,7 +192,7 @@ export async function raiseDispute(deps: Deps, me: UserRow, gigId: string, reaso
  * full. A hirer withdrawing an unpaid hire of a service offering re-opens the offer instead.
  */
 export async function cancelGig(deps: Deps, me: UserRow, gigId: string): Promise<{ refund?: { amount: number } }> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "cancel", { userId: me.id, isAdmin: false });
 
   if (gig.gigType === "service_offering" && gig.status === "pending_payment" && me.id === gig.hirerId) {
@@ -248,7 +248,7 @@ export async function editGig(
   gigId: string,
   edit: { title?: string; description?: string; budget?: number },
 ): Promise<GigView> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   const actor = { userId: me.id, isAdmin: false };
   authorise(gig, "edit", actor);
   // The compare-and-set on status and version keeps this true until the write.

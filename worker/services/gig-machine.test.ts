@@ -55,6 +55,8 @@ function expected(action: string, role: Role, status: Status): number {
   if (role === "visitor") return 401;
   // Before a claim the would-be worker is a stranger to the gig.
   const effective: Role = role === "worker" && (status === "pending_payment" || status === "open") ? "stranger" : role;
+  // An unpaid job request does not exist to anyone but its poster (hidden-gigs.test.ts).
+  if (status === "pending_payment" && effective === "stranger") return 404;
   const allowed = ALLOWED[action]![effective];
   if (!allowed) return 403;
   return allowed.includes(status) ? 200 : 409;

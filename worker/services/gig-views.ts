@@ -124,16 +124,20 @@ export function visibleTo(gig: Pick<GigRow, "status" | "gigType" | "posterId" | 
   return viewer.userId === gig.posterId;
 }
 
-export async function loadGig(deps: Pick<Deps, "db">, gigId: string): Promise<GigRow> {
-  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
-  if (!gig) throw notFound("Gig not found", "gig_not_found");
-  return gig;
-}
+/** The platform itself (the admin's screens, the cron, the chat socket's upgrade): may know of every gig. */
+export const PLATFORM: Viewer = { userId: null, isAdmin: true };
 
-/** The gig, when this viewer may know it exists (visibleTo); otherwise 404, as for a gig that never was. */
-export async function loadVisibleGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigRow> {
-  const gig = await loadGig(deps, gigId);
-  if (!visibleTo(gig, viewer)) throw notFound("Gig not found", "gig_not_found");
+/** A signed-in member, as the viewer of a gig they ask about or act on. */
+export const memberViewer = (me: { id: string }): Viewer => ({ userId: me.id, isAdmin: false });
+
+/**
+ * The gig, when this viewer may know it exists (visibleTo); otherwise 404 gig_not_found, as for a gig that never
+ * was. Every load of a gig on someone's behalf comes through here, so a gig hidden from a member (an unpaid job
+ * request, a removed gig) is "not found" on every route of it, never 403 or a 409 naming its status.
+ */
+export async function loadGig(deps: Pick<Deps, "db">, gigId: string, viewer: Viewer): Promise<GigRow> {
+  const gig = await deps.db.query.gigs.findFirst({ where: eq(gigs.id, gigId) });
+  if (!gig || !visibleTo(gig, viewer)) throw notFound("Gig not found", "gig_not_found");
   return gig;
 }
 

@@ -7,7 +7,7 @@ import { AtomicChange, where, type Guard, type SetColumns } from "../db/atomic";
 import { gigs, preClaimMessages, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
 import { authorise } from "./gig-transitions";
-import { loadGig, loadVisibleGig } from "./gig-views";
+import { loadGig, memberViewer } from "./gig-views";
 import { notify } from "./notifications";
 import type { Deps } from "./deps";
 
@@ -44,7 +44,7 @@ async function view(db: Db, rows: InterestRow[]) {
 }
 
 export async function sendInterest(deps: Deps, me: UserRow, gigId: string, message: string) {
-  const gig = await loadVisibleGig(deps, gigId, { userId: me.id, isAdmin: false });
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "send_interest", { userId: me.id, isAdmin: false });
   const id = crypto.randomUUID();
   const change = new AtomicChange(deps.db, deps.committed);
@@ -72,7 +72,7 @@ export async function sendInterest(deps: Deps, me: UserRow, gigId: string, messa
 
 /** The owner sees every message on their gig; anyone else only their own. Only while the gig is open. */
 export async function listInterest(deps: Deps, me: UserRow, gigId: string) {
-  const gig = await loadVisibleGig(deps, gigId, { userId: me.id, isAdmin: false });
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   if (gig.status !== "open") return [];
   const isOwner = rolesOf(gig, me.id).includes("owner");
   const rows = await deps.db
@@ -89,7 +89,7 @@ type Decision = "approve" | "reject" | "enable-claim";
 export async function decideInterest(deps: Deps, me: UserRow, messageId: string, decision: Decision) {
   const message = await deps.db.query.preClaimMessages.findFirst({ where: eq(preClaimMessages.id, messageId) });
   if (!message) throw notFound("Interest message not found", "interest_not_found");
-  const gig = await loadGig(deps, message.gigId);
+  const gig = await loadGig(deps, message.gigId, memberViewer(me));
   authorise(gig, "review_interest", { userId: me.id, isAdmin: false });
 
   const from = decision === "enable-claim" ? "approved" : "pending";

@@ -12,7 +12,7 @@ import { badRequest, conflict, forbidden, notFound } from "../errors";
 import { loadMilestones, namedMilestone, recordInvoice, requestFundingInvoice, watchInvoice, type MilestoneRow } from "./escrow";
 import { addGigEvent } from "./gig-events";
 import { applyTransition, STALE_GIG } from "./gig-transitions";
-import { loadGig, type GigRow } from "./gig-views";
+import { loadGig, memberViewer, type GigRow } from "./gig-views";
 import { notify } from "./notifications";
 import { forgetCachedGig } from "./public-cache";
 import type { Deps } from "./deps";
@@ -46,7 +46,7 @@ const ENDED = ["completed", "cancelled"];
  * request answers the first one's invoice. An expired invoice is replaced.
  */
 export async function fundMilestone(deps: Deps, me: UserRow, gigId: string, number: number): Promise<{ paymentRequest: string; totalCharge: number; milestone: number }> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   if (gig.hirerId !== me.id) throw forbidden("Only the gig's hirer can fund its milestones");
   const milestones = await loadMilestones(deps, gig);
   const m = milestones.find((x) => x.number === number);
@@ -122,7 +122,7 @@ function requireParties(gig: GigRow, me: UserRow) {
  * ones); funded milestones never change. One pending proposal per gig; the other party accepts or rejects it.
  */
 export async function proposePlan(deps: Deps, me: UserRow, gigId: string, items: MilestonePlanItem[], screenFrom?: number) {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   requireParties(gig, me);
   const milestones = await loadMilestones(deps, gig);
   const fromNumber = firstUnfunded(milestones);
@@ -162,7 +162,7 @@ export async function proposePlan(deps: Deps, me: UserRow, gigId: string, items:
  * milestone it replaces is still unfunded: a milestone funded since (which also bumps the version) is never changed.
  */
 export async function answerPlan(deps: Deps, me: UserRow, gigId: string, proposalId: string, answer: "accept" | "reject" | "withdraw") {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   if (!isParty(gig, me.id)) throw forbidden("Only the gig's hirer and worker can change its milestones");
   const proposal = await deps.db.query.milestoneProposals.findFirst({ where: and(eq(milestoneProposals.id, proposalId), eq(milestoneProposals.gigId, gig.id)) });
   if (!proposal) throw notFound("Milestone change not found", "proposal_not_found");

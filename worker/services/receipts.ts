@@ -10,14 +10,14 @@ import type { UserRow } from "../db/client";
 import { payouts } from "../db/schema";
 import { loadMilestones, milestoneTitle, type MilestoneRow } from "./escrow";
 import { authorise } from "./gig-transitions";
-import { loadGig, type GigRow } from "./gig-views";
+import { loadGig, memberViewer, type GigRow } from "./gig-views";
 import { findUserById } from "./users";
 import type { Deps } from "./deps";
 
 type PayoutFact = { purpose: string; amount: number; milestone: number };
 
 export async function gigReceiptPdf(deps: Deps, me: UserRow, gigId: string): Promise<Uint8Array> {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "receipt", { userId: me.id, isAdmin: false });
   const planned = gig.milestoneCount > 1;
   const [hirer, worker, paid, milestones] = await Promise.all([

@@ -13,7 +13,7 @@ import type { UserRow } from "../db/client";
 import { notifications, nostrOutbox, reviews, users } from "../db/schema";
 import { badRequest, conflict } from "../errors";
 import { authorise } from "./gig-transitions";
-import { loadGig } from "./gig-views";
+import { loadGig, memberViewer } from "./gig-views";
 import type { Deps } from "./deps";
 import { notificationsWritten } from "./notifications";
 import { nostrSettings } from "./nostr-settings";
@@ -32,7 +32,7 @@ export interface ReviewInput {
 }
 
 export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: ReviewInput, clock = new Date()) {
-  const gig = await loadGig(deps, gigId);
+  const gig = await loadGig(deps, gigId, memberViewer(me));
   authorise(gig, "review", { userId: me.id, isAdmin: false });
   const counterpart = gig.hirerId === me.id ? gig.workerId : gig.hirerId;
   if (!counterpart || input.revieweeId !== counterpart) throw badRequest("You can only review the other party of this gig", "invalid_reviewee");
