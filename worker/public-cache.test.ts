@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { INBOX_PROTOCOL, INBOX_TOKEN_PREFIX } from "../domain/notifications";
 import { adminSignIn } from "./test/admin";
 import { api, claimedJob, postGig, signUp, type Json } from "./test/factories";
+import { publicCacheKey } from "./services/public-cache";
 
 const CACHED = { PUBLIC_CACHE_SECONDS: "30" };
 
@@ -33,6 +34,27 @@ describe("a visitor's read of a gig", () => {
     expect((await api(`/api/gigs/${job.gigId}/start-work`, { method: "POST", token: job.worker.token, env: CACHED })).status).toBe(200);
     const after = await visitorRead(`/api/gigs/${job.gigId}`);
     expect(after).toMatchObject({ cache: "miss", body: { status: "in_progress" } });
+  });
+
+  it("asked for with a percent-escape in its path, is answered but never stored: the admin's removal reaches it at once", async () => {
+    const job = await claimedJob();
+    // The router reads `%` + the first character's hex code as that character: the same gig at another key.
+    const escaped = `/api/gigs/%${job.gigId.charCodeAt(0).toString(16)}${job.gigId.slice(1)}`;
+    const first = await visitorRead(escaped);
+    expect(first).toMatchObject({ status: 200, cache: null, body: { id: job.gigId } });
+    expect(await visitorRead(escaped)).toMatchObject({ status: 200, cache: null });
+    const admin = await adminSignIn();
+    expect((await api(`/api/admin/gigs/${job.gigId}`, { method: "DELETE", headers: { "x-admin-token": admin }, env: CACHED })).status).toBe(200);
+    expect(await visitorRead(escaped)).toMatchObject({ status: 404, cache: null });
+    expect(await visitorRead(`/api/gigs/${job.gigId}`)).toMatchObject({ status: 404, cache: null });
+  });
+
+  it("has one key per page, the one its purge deletes", () => {
+    const id = "0846eb6a-1111-4222-8333-944445555666";
+    for (const path of [`/api/gigs/${id}`, `/gig/${id}`, `/gigs/${id}`]) {
+      expect(publicCacheKey(new URL(`https://gigstr.test${path}`))).toBe(`https://public-cache.gigstr.invalid${path}`);
+      expect(publicCacheKey(new URL(`https://gigstr.test${path.replace(id, `%30${id.slice(1)}`)}`))).toBeNull();
+    }
   });
 });
 

@@ -31,8 +31,10 @@ const KEY_ORIGIN = "https://public-cache.gigstr.invalid";
 
 /**
  * The cache key of a visitor's read, or null when it is not a public page: a list by its whole query (its
- * parameters sorted), a page (an API read or a rendered page) only without one (so a purge of its one key
- * reaches every visitor).
+ * parameters sorted), a page (an API read or a rendered page) only without one and only at its plain path, so
+ * that a purge of its one key reaches every visitor. A page asked for with a percent-escape in its path (a gig's
+ * id, a member's key or npub never needs one) is answered but never stored: the router decodes `/api/gigs/%61bc`
+ * to the same gig as `/api/gigs/abc`, and a copy under that other key would outlive the gig's purge.
  */
 export function publicCacheKey(url: URL): string | null {
   if (url.pathname === NIP05) return `${KEY_ORIGIN}${NIP05}?name=${encodeURIComponent((url.searchParams.get("name") ?? "").trim().toLowerCase())}`;
@@ -41,7 +43,7 @@ export function publicCacheKey(url: URL): string | null {
     if (query.has("participant")) return null;
     return `${KEY_ORIGIN}${url.pathname}?${query.toString()}`;
   }
-  if (url.search === "" && (PAGES.some((p) => p.test(url.pathname)) || RENDERED_PAGES.some((p) => p.test(url.pathname)))) {
+  if (url.search === "" && !url.pathname.includes("%") && (PAGES.some((p) => p.test(url.pathname)) || RENDERED_PAGES.some((p) => p.test(url.pathname)))) {
     return `${KEY_ORIGIN}${url.pathname}`;
   }
   return null;
