@@ -17,7 +17,7 @@ const plural = (n: number) => `${n} day${n === 1 ? "" : "s"}`;
 
 export async function requestExtension(deps: Deps, me: UserRow, gigId: string, input: { daysToAdd: number; reason?: string | null }) {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "request_extension", { userId: me.id, isAdmin: false });
+  authorise(gig, "request_extension", memberViewer(me));
   const id = crypto.randomUUID();
   const change = new AtomicChange(deps.db, deps.committed);
   const stillRunning = change.compareAndSet(gigs, gig.id, {}, where("status IN ('claimed', 'in_progress') AND worker_id = ?", me.id));
@@ -54,7 +54,7 @@ export async function listExtensionRequests(deps: Deps, me: UserRow, gigId: stri
 /** The hirer approves (the deadline moves by the days asked) or rejects a pending request. */
 export async function answerExtension(deps: Deps, me: UserRow, gigId: string, requestId: string, answer: "approve" | "reject") {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "extend_deadline", { userId: me.id, isAdmin: false });
+  authorise(gig, "extend_deadline", memberViewer(me));
   const request = await deps.db.query.extensionRequests.findFirst({ where: eq(extensionRequests.id, requestId) });
   if (!request || request.gigId !== gig.id) throw notFound("Extension request not found", "extension_not_found");
   if (request.status !== "pending") throw conflict("This extension request was already answered", "invalid_state");
@@ -88,7 +88,7 @@ export async function answerExtension(deps: Deps, me: UserRow, gigId: string, re
 /** The hirer moves the deadline directly; it must be later than the current one. */
 export async function extendDeadline(deps: Deps, me: UserRow, gigId: string, newDeadline: string) {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "extend_deadline", { userId: me.id, isAdmin: false });
+  authorise(gig, "extend_deadline", memberViewer(me));
   const next = new Date(newDeadline);
   if (gig.deadline && next.getTime() <= Date.parse(gig.deadline)) {
     throw badRequest("The new deadline must be later than the current one", "deadline_not_later");

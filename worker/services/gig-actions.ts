@@ -45,8 +45,8 @@ const counterpartOf = (gig: GigRow, userId: string) => (gig.hirerId === userId ?
 const daysFrom = (iso: string, days: number) => new Date(Date.parse(iso) + days * 86_400_000).toISOString();
 
 export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<PostedGig> {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  const actor = { userId: me.id, isAdmin: false };
+  const actor = memberViewer(me);
+  const gig = await loadGig(deps, gigId, actor);
   authorise(gig, "claim", actor);
   if (!me.lightningAddress) {
     throw badRequest("Lightning Address Required: please set your Lightning address in Settings before claiming.", "lightning_address_required");
@@ -99,7 +99,7 @@ export const WAITING_FOR_FUNDING = "This milestone is waiting for funding: the h
 
 export async function startWork(deps: Deps, me: UserRow, gigId: string, milestone?: number): Promise<void> {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "start_work", { userId: me.id, isAdmin: false });
+  authorise(gig, "start_work", memberViewer(me));
   const { current } = await currentMilestone(deps, gig, milestone);
   if (current.escrow !== "funded") throw conflict(WAITING_FOR_FUNDING, "milestone_not_funded");
   await applyTransition(deps, gig, me.id, {
@@ -127,7 +127,7 @@ export async function submitWork(
   milestone?: number,
 ): Promise<void> {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "submit_work", { userId: me.id, isAdmin: false });
+  authorise(gig, "submit_work", memberViewer(me));
   const { current } = await currentMilestone(deps, gig, milestone);
   await applyTransition(deps, gig, me.id, {
     set: { status: "work_submitted", workSubmission, submittedAt: new Date().toISOString(), remindersSent: 0 },
@@ -139,7 +139,7 @@ export async function submitWork(
 
 export async function requestRevision(deps: Deps, me: UserRow, gigId: string, note: string, milestone?: number): Promise<void> {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "request_revision", { userId: me.id, isAdmin: false });
+  authorise(gig, "request_revision", memberViewer(me));
   const { current } = await currentMilestone(deps, gig, milestone);
   await applyTransition(deps, gig, me.id, {
     set: { status: "needs_revision", revisionNote: note },
@@ -150,7 +150,7 @@ export async function requestRevision(deps: Deps, me: UserRow, gigId: string, no
 
 export async function approveWork(deps: Deps, me: UserRow, gigId: string, milestone?: number): Promise<void> {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "approve", { userId: me.id, isAdmin: false });
+  authorise(gig, "approve", memberViewer(me));
   const { milestones } = await currentMilestone(deps, gig, milestone);
   const release = releaseCurrentMilestone(gig, milestones, "approved");
   const m = release.milestone;
@@ -178,7 +178,7 @@ export function nextStepLine(milestones: readonly MilestoneRow[], settled: numbe
 
 export async function raiseDispute(deps: Deps, me: UserRow, gigId: string, reason: string, milestone?: number): Promise<void> {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "dispute", { userId: me.id, isAdmin: false });
+  authorise(gig, "dispute", memberViewer(me));
   const { current } = await currentMilestone(deps, gig, milestone);
   await applyTransition(deps, gig, me.id, {
     set: { status: "disputed", disputeReason: reason, disputedBy: me.id },
@@ -193,7 +193,7 @@ export async function raiseDispute(deps: Deps, me: UserRow, gigId: string, reaso
  */
 export async function cancelGig(deps: Deps, me: UserRow, gigId: string): Promise<{ refund?: { amount: number } }> {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "cancel", { userId: me.id, isAdmin: false });
+  authorise(gig, "cancel", memberViewer(me));
 
   if (gig.gigType === "service_offering" && gig.status === "pending_payment" && me.id === gig.hirerId) {
     await applyTransition(deps, gig, me.id, {
@@ -248,8 +248,8 @@ export async function editGig(
   gigId: string,
   edit: { title?: string; description?: string; budget?: number },
 ): Promise<GigView> {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  const actor = { userId: me.id, isAdmin: false };
+  const actor = memberViewer(me);
+  const gig = await loadGig(deps, gigId, actor);
   authorise(gig, "edit", actor);
   // The compare-and-set on status and version keeps this true until the write.
   if (!editFundedOrOwner(rolesOf(gig, me.id), gig.escrowStatus)) throw forbidden("Only the gig's owner can edit it until the escrow is funded");

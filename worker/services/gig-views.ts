@@ -124,7 +124,7 @@ export function visibleTo(gig: Pick<GigRow, "status" | "gigType" | "posterId" | 
   return viewer.userId === gig.posterId;
 }
 
-/** The platform itself (the admin's screens, the cron, the chat socket's upgrade): may know of every gig. */
+/** The platform itself (the admin's screens, the chat socket's upgrade): may know of every gig. */
 export const PLATFORM: Viewer = { userId: null, isAdmin: true };
 
 /** A signed-in member, as the viewer of a gig they ask about or act on. */

@@ -45,7 +45,7 @@ async function view(db: Db, rows: InterestRow[]) {
 
 export async function sendInterest(deps: Deps, me: UserRow, gigId: string, message: string) {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "send_interest", { userId: me.id, isAdmin: false });
+  authorise(gig, "send_interest", memberViewer(me));
   const id = crypto.randomUUID();
   const change = new AtomicChange(deps.db, deps.committed);
   // The gig must still be open when the message lands; the unique (gig, sender) index makes it once only.
@@ -90,7 +90,7 @@ export async function decideInterest(deps: Deps, me: UserRow, messageId: string,
   const message = await deps.db.query.preClaimMessages.findFirst({ where: eq(preClaimMessages.id, messageId) });
   if (!message) throw notFound("Interest message not found", "interest_not_found");
   const gig = await loadGig(deps, message.gigId, memberViewer(me));
-  authorise(gig, "review_interest", { userId: me.id, isAdmin: false });
+  authorise(gig, "review_interest", memberViewer(me));
 
   const from = decision === "enable-claim" ? "approved" : "pending";
   if (message.status !== from || (decision === "enable-claim" && message.claimEnabled)) {

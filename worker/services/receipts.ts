@@ -18,7 +18,7 @@ type PayoutFact = { purpose: string; amount: number; milestone: number };
 
 export async function gigReceiptPdf(deps: Deps, me: UserRow, gigId: string): Promise<Uint8Array> {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "receipt", { userId: me.id, isAdmin: false });
+  authorise(gig, "receipt", memberViewer(me));
   const planned = gig.milestoneCount > 1;
   const [hirer, worker, paid, milestones] = await Promise.all([
     findUserByIdOrGone(deps, gig.hirerId!),

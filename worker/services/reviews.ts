@@ -33,7 +33,7 @@ export interface ReviewInput {
 
 export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: ReviewInput, clock = new Date()) {
   const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "review", { userId: me.id, isAdmin: false });
+  authorise(gig, "review", memberViewer(me));
   const counterpart = gig.hirerId === me.id ? gig.workerId : gig.hirerId;
   if (!counterpart || input.revieweeId !== counterpart) throw badRequest("You can only review the other party of this gig", "invalid_reviewee");
 
