@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { app } from "./app";
 import { adminSignIn, asAdmin } from "./test/admin";
-import { approveInterest, call, claimedJob, postGig, signUp, type Json, type Member } from "./test/factories";
+import { approveInterest, call, claimedJob, postGig, signUp, type Member } from "./test/factories";
 
 const GIG_ROUTES = [...new Set(app.routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/api/gigs/:id")).map((r) => `${r.method} ${r.path}`))];
 
@@ -87,7 +87,7 @@ describe("a gig hidden from a member is not found on every route of it", () => {
     const interestId = await approveInterest(gigId, poster, member);
     expect((await asAdmin(await adminSignIn(), `/api/admin/gigs/${gigId}`, "DELETE")).status).toBe(200);
     for (const step of ["approve", "reject", "enable-claim"]) {
-      const res: { status: number; body: Json } = await call(`/api/pre-claim-messages/${interestId}/${step}`, stranger.token, "PATCH");
+      const res = await call(`/api/pre-claim-messages/${interestId}/${step}`, stranger.token, "PATCH");
       expect([res.status, res.body.error]).toEqual([404, "gig_not_found"]);
     }
   });

@@ -21,8 +21,8 @@ import {
   type MilestoneRow,
 } from "./escrow";
 import { balanceOf } from "./ledger";
-import { applyTransition, authorise } from "./gig-transitions";
-import { loadGig, PLATFORM } from "./gig-views";
+import { applyTransition, gigToAct } from "./gig-transitions";
+import { PLATFORM } from "./gig-views";
 import type { GigRow } from "./gig-views";
 import type { Deps } from "./deps";
 import type { DisputedMilestone, DisputeView, GigEditChange, GigEditRecord, Party } from "../../domain/admin-views";
@@ -215,8 +215,7 @@ function settlementOf(gig: GigRow, milestones: readonly MilestoneRow[], input: D
 
 /** Settles a dispute once; a second try (or a race lost) answers 409 and writes nothing. */
 export async function resolveDispute(deps: Deps, gigId: string, input: DisputeResolutionInput): Promise<DisputeOutcome> {
-  const gig = await loadGig(deps, gigId, PLATFORM);
-  authorise(gig, "resolve_dispute", PLATFORM);
+  const gig = await gigToAct(deps, gigId, "resolve_dispute", PLATFORM);
   const milestones = await loadMilestones(deps, gig);
   const m = currentMilestoneOf(gig, milestones);
   const s = settlementOf(gig, milestones, input);

@@ -7,7 +7,7 @@ import { AtomicChange, where } from "../db/atomic";
 import { extensionRequests, gigs } from "../db/schema";
 import { badRequest, conflict, forbidden, notFound } from "../errors";
 import { addGigEvent } from "./gig-events";
-import { applyTransition, authorise } from "./gig-transitions";
+import { applyTransition, gigToAct } from "./gig-transitions";
 import { loadGig, memberViewer } from "./gig-views";
 import { notify } from "./notifications";
 import type { Deps } from "./deps";
@@ -16,8 +16,7 @@ const DAY_MS = 86_400_000;
 const plural = (n: number) => `${n} day${n === 1 ? "" : "s"}`;
 
 export async function requestExtension(deps: Deps, me: UserRow, gigId: string, input: { daysToAdd: number; reason?: string | null }) {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "request_extension", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "request_extension", memberViewer(me));
   const id = crypto.randomUUID();
   const change = new AtomicChange(deps.db, deps.committed);
   const stillRunning = change.compareAndSet(gigs, gig.id, {}, where("status IN ('claimed', 'in_progress') AND worker_id = ?", me.id));
@@ -53,8 +52,7 @@ export async function listExtensionRequests(deps: Deps, me: UserRow, gigId: stri
 
 /** The hirer approves (the deadline moves by the days asked) or rejects a pending request. */
 export async function answerExtension(deps: Deps, me: UserRow, gigId: string, requestId: string, answer: "approve" | "reject") {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "extend_deadline", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "extend_deadline", memberViewer(me));
   const request = await deps.db.query.extensionRequests.findFirst({ where: eq(extensionRequests.id, requestId) });
   if (!request || request.gigId !== gig.id) throw notFound("Extension request not found", "extension_not_found");
   if (request.status !== "pending") throw conflict("This extension request was already answered", "invalid_state");
@@ -87,8 +85,7 @@ export async function answerExtension(deps: Deps, me: UserRow, gigId: string, re
 
 /** The hirer moves the deadline directly; it must be later than the current one. */
 export async function extendDeadline(deps: Deps, me: UserRow, gigId: string, newDeadline: string) {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "extend_deadline", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "extend_deadline", memberViewer(me));
   const next = new Date(newDeadline);
   if (gig.deadline && next.getTime() <= Date.parse(gig.deadline)) {
     throw badRequest("The new deadline must be later than the current one", "deadline_not_later");

@@ -20,8 +20,8 @@ import {
   watchInvoice,
   type MilestoneRow,
 } from "./escrow";
-import { applyTransition, authorise } from "./gig-transitions";
-import { getGig, loadGig, memberViewer, type GigRow, type GigView } from "./gig-views";
+import { applyTransition, authorise, gigToAct } from "./gig-transitions";
+import { getGig, memberViewer, type GigRow, type GigView } from "./gig-views";
 import type { PostedGig } from "../../domain/gig-view";
 import { disableClaim } from "./interest";
 import type { Deps } from "./deps";
@@ -46,8 +46,7 @@ const daysFrom = (iso: string, days: number) => new Date(Date.parse(iso) + days 
 
 export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<PostedGig> {
   const actor = memberViewer(me);
-  const gig = await loadGig(deps, gigId, actor);
-  authorise(gig, "claim", actor);
+  const gig = await gigToAct(deps, gigId, "claim", actor);
   if (!me.lightningAddress) {
     throw badRequest("Lightning Address Required: please set your Lightning address in Settings before claiming.", "lightning_address_required");
   }
@@ -98,8 +97,7 @@ export async function claimGig(deps: Deps, me: UserRow, gigId: string): Promise<
 export const WAITING_FOR_FUNDING = "This milestone is waiting for funding: the hirer funds it before work starts.";
 
 export async function startWork(deps: Deps, me: UserRow, gigId: string, milestone?: number): Promise<void> {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "start_work", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "start_work", memberViewer(me));
   const { current } = await currentMilestone(deps, gig, milestone);
   if (current.escrow !== "funded") throw conflict(WAITING_FOR_FUNDING, "milestone_not_funded");
   await applyTransition(deps, gig, me.id, {
@@ -126,8 +124,7 @@ export async function submitWork(
   attachmentRows?: (change: AtomicChange, won: Cas) => void,
   milestone?: number,
 ): Promise<void> {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "submit_work", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "submit_work", memberViewer(me));
   const { current } = await currentMilestone(deps, gig, milestone);
   await applyTransition(deps, gig, me.id, {
     set: { status: "work_submitted", workSubmission, submittedAt: new Date().toISOString(), remindersSent: 0 },
@@ -138,8 +135,7 @@ export async function submitWork(
 }
 
 export async function requestRevision(deps: Deps, me: UserRow, gigId: string, note: string, milestone?: number): Promise<void> {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "request_revision", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "request_revision", memberViewer(me));
   const { current } = await currentMilestone(deps, gig, milestone);
   await applyTransition(deps, gig, me.id, {
     set: { status: "needs_revision", revisionNote: note },
@@ -149,8 +145,7 @@ export async function requestRevision(deps: Deps, me: UserRow, gigId: string, no
 }
 
 export async function approveWork(deps: Deps, me: UserRow, gigId: string, milestone?: number): Promise<void> {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "approve", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "approve", memberViewer(me));
   const { milestones } = await currentMilestone(deps, gig, milestone);
   const release = releaseCurrentMilestone(gig, milestones, "approved");
   const m = release.milestone;
@@ -177,8 +172,7 @@ export function nextStepLine(milestones: readonly MilestoneRow[], settled: numbe
 }
 
 export async function raiseDispute(deps: Deps, me: UserRow, gigId: string, reason: string, milestone?: number): Promise<void> {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "dispute", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "dispute", memberViewer(me));
   const { current } = await currentMilestone(deps, gig, milestone);
   await applyTransition(deps, gig, me.id, {
     set: { status: "disputed", disputeReason: reason, disputedBy: me.id },
@@ -192,8 +186,7 @@ export async function raiseDispute(deps: Deps, me: UserRow, gigId: string, reaso
  * full. A hirer withdrawing an unpaid hire of a service offering re-opens the offer instead.
  */
 export async function cancelGig(deps: Deps, me: UserRow, gigId: string): Promise<{ refund?: { amount: number } }> {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "cancel", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "cancel", memberViewer(me));
 
   if (gig.gigType === "service_offering" && gig.status === "pending_payment" && me.id === gig.hirerId) {
     await applyTransition(deps, gig, me.id, {
@@ -249,8 +242,7 @@ export async function editGig(
   edit: { title?: string; description?: string; budget?: number },
 ): Promise<GigView> {
   const actor = memberViewer(me);
-  const gig = await loadGig(deps, gigId, actor);
-  authorise(gig, "edit", actor);
+  const gig = await gigToAct(deps, gigId, "edit", actor);
   // The compare-and-set on status and version keeps this true until the write.
   if (!editFundedOrOwner(rolesOf(gig, me.id), gig.escrowStatus)) throw forbidden("Only the gig's owner can edit it until the escrow is funded");
   const budgetChanges = edit.budget !== undefined && edit.budget !== gig.payment;

@@ -10,7 +10,7 @@ import { addGigEvent } from "./gig-events";
 import { notify, type NotificationDraft } from "./notifications";
 import { attemptPayout } from "./payouts";
 import { forgetCachedGig } from "./public-cache";
-import type { GigRow, Viewer } from "./gig-views";
+import { loadGig, type GigRow, type Viewer } from "./gig-views";
 import type { Deps } from "./deps";
 
 export const STALE_GIG = "This gig was just changed by someone else. Please reload and try again.";
@@ -40,6 +40,13 @@ export function authorise(gig: GigRow, action: GigAction, actor: Viewer): void {
   if (verdict.ok) return;
   if (verdict.reason === "forbidden") throw forbidden(`You are not allowed to ${ACTION_VERBS[action]} this gig`);
   throw conflict(`You cannot ${ACTION_VERBS[action]} a gig that is ${statusLabel(gig.status)}`, "invalid_state");
+}
+
+/** The gig, loaded as this actor may see it (404 when hidden from them: loadGig) and authorised for the action. */
+export async function gigToAct(deps: Pick<Deps, "db">, gigId: string, action: GigAction, actor: Viewer): Promise<GigRow> {
+  const gig = await loadGig(deps, gigId, actor);
+  authorise(gig, action, actor);
+  return gig;
 }
 
 interface Transition {

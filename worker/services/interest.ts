@@ -6,7 +6,7 @@ import type { Db, UserRow } from "../db/client";
 import { AtomicChange, where, type Guard, type SetColumns } from "../db/atomic";
 import { gigs, preClaimMessages, users } from "../db/schema";
 import { conflict, notFound } from "../errors";
-import { authorise } from "./gig-transitions";
+import { gigToAct } from "./gig-transitions";
 import { loadGig, memberViewer } from "./gig-views";
 import { notify } from "./notifications";
 import type { Deps } from "./deps";
@@ -44,8 +44,7 @@ async function view(db: Db, rows: InterestRow[]) {
 }
 
 export async function sendInterest(deps: Deps, me: UserRow, gigId: string, message: string) {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "send_interest", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "send_interest", memberViewer(me));
   const id = crypto.randomUUID();
   const change = new AtomicChange(deps.db, deps.committed);
   // The gig must still be open when the message lands; the unique (gig, sender) index makes it once only.
@@ -89,8 +88,7 @@ type Decision = "approve" | "reject" | "enable-claim";
 export async function decideInterest(deps: Deps, me: UserRow, messageId: string, decision: Decision) {
   const message = await deps.db.query.preClaimMessages.findFirst({ where: eq(preClaimMessages.id, messageId) });
   if (!message) throw notFound("Interest message not found", "interest_not_found");
-  const gig = await loadGig(deps, message.gigId, memberViewer(me));
-  authorise(gig, "review_interest", memberViewer(me));
+  const gig = await gigToAct(deps, message.gigId, "review_interest", memberViewer(me));
 
   const from = decision === "enable-claim" ? "approved" : "pending";
   if (message.status !== from || (decision === "enable-claim" && message.claimEnabled)) {

@@ -9,16 +9,15 @@ import { milestoneLabel } from "../../domain/milestones";
 import type { UserRow } from "../db/client";
 import { payouts } from "../db/schema";
 import { loadMilestones, milestoneTitle, type MilestoneRow } from "./escrow";
-import { authorise } from "./gig-transitions";
-import { loadGig, memberViewer, type GigRow } from "./gig-views";
+import { gigToAct } from "./gig-transitions";
+import { memberViewer, type GigRow } from "./gig-views";
 import { findUserById } from "./users";
 import type { Deps } from "./deps";
 
 type PayoutFact = { purpose: string; amount: number; milestone: number };
 
 export async function gigReceiptPdf(deps: Deps, me: UserRow, gigId: string): Promise<Uint8Array> {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "receipt", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "receipt", memberViewer(me));
   const planned = gig.milestoneCount > 1;
   const [hirer, worker, paid, milestones] = await Promise.all([
     findUserByIdOrGone(deps, gig.hirerId!),

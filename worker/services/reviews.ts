@@ -12,8 +12,8 @@ import { checkReviewEvent, REVIEW_EVENT_TEXTS, REVIEW_KIND, type SignedReviewEve
 import type { UserRow } from "../db/client";
 import { notifications, nostrOutbox, reviews, users } from "../db/schema";
 import { badRequest, conflict } from "../errors";
-import { authorise } from "./gig-transitions";
-import { loadGig, memberViewer } from "./gig-views";
+import { gigToAct } from "./gig-transitions";
+import { memberViewer } from "./gig-views";
 import type { Deps } from "./deps";
 import { notificationsWritten } from "./notifications";
 import { nostrSettings } from "./nostr-settings";
@@ -32,8 +32,7 @@ export interface ReviewInput {
 }
 
 export async function reviewGig(deps: Deps, me: UserRow, gigId: string, input: ReviewInput, clock = new Date()) {
-  const gig = await loadGig(deps, gigId, memberViewer(me));
-  authorise(gig, "review", memberViewer(me));
+  const gig = await gigToAct(deps, gigId, "review", memberViewer(me));
   const counterpart = gig.hirerId === me.id ? gig.workerId : gig.hirerId;
   if (!counterpart || input.revieweeId !== counterpart) throw badRequest("You can only review the other party of this gig", "invalid_reviewee");
 
