@@ -44,8 +44,11 @@ export interface ListedGig {
   listedAt: string;
 }
 
+/** The one gig status whose listing says `active`: open, claimable or hireable. */
+export const ACTIVE_LISTING_STATUS = "open";
+
 /** A gig is offered on Nostr (listing status `active`) only while it is open: claimable, or hireable. */
-export const isActiveListing = (status: string) => status === "open";
+export const isActiveListing = (status: string) => status === ACTIVE_LISTING_STATUS;
 
 /** What says whether a gig is on Nostr: fields of the API's gig (GigView) and of the Worker's row alike. */
 export interface ListingState {
@@ -61,7 +64,8 @@ export interface ListingState {
  * when this holds) and the gig page ("Also on Nostr" while it holds). A gig is listed once it has been open: a
  * service offering from its posting on, a job request once its escrow was funded (it is no longer `pending`,
  * whatever came after: claimed, completed, refunded). An unpaid job request, or one cancelled before it was
- * funded, never is; nor is a gig the admin removed (its listing was deleted).
+ * funded, never is; nor is a gig the admin removed (its listing was deleted). The cron's sweep reads it as SQL
+ * (LISTED_ON_NOSTR in worker/services/nostr-outbox.ts, from the same constants; a test holds the two equal).
  */
 export function isListedOnNostr(gig: ListingState): boolean {
   if (gig.resolution === REMOVED_BY_ADMIN) return false;

@@ -10,17 +10,18 @@ export { MemberInbox } from "../durable-objects/member-inbox";
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),
-  async scheduled(_controller, env, ctx) {
+  async scheduled(controller, env, ctx) {
+    const tick = new Date(controller.scheduledTime);
     const deps = makeDeps(env, (work) => ctx.waitUntil(work()));
     const paymentsOff = paymentsOffReason(env);
     if (paymentsOff) {
       // The jobs expire invoices, release escrow and pay: none of that without a real wallet.
       console.error(`MINUTE JOBS NOT RUN. ${paymentsOff}`);
       // The Nostr outbox moves no money: what is in it still goes out.
-      console.log("nostr jobs", JSON.stringify(await runNostrJobs(deps)));
+      console.log("nostr jobs", JSON.stringify(await runNostrJobs(deps, tick)));
       return;
     }
-    const summary = await runMinuteJobs(deps);
+    const summary = await runMinuteJobs(deps, tick);
     console.log("minute jobs", JSON.stringify(summary));
   },
 } satisfies ExportedHandler<Env>;

@@ -5,7 +5,7 @@ import { checkLatePayments, expireDueInvoices } from "./escrow";
 import { retryPayouts } from "./payouts";
 import { autoReleaseDue } from "./auto-release";
 import { sweepAbandonedUploads } from "./files";
-import { publishNostrOutbox } from "./nostr-outbox";
+import { publishNostrOutbox, sweepGigListings, sweepsAt } from "./nostr-outbox";
 import { archiveOldGigs } from "./archive";
 import { moveChatToRooms } from "./chat-move";
 import type { Deps } from "./deps";
@@ -14,7 +14,7 @@ import type { Deps } from "./deps";
  * Runs every job, each on its own: one that fails (the wallet or D1 down for a moment) is logged and
  * tried again next minute, and never keeps the others (payout retries, auto-release) from running.
  */
-export async function runMinuteJobs(deps: Deps) {
+export async function runMinuteJobs(deps: Deps, tick = new Date()) {
   return {
     expiredInvoices: await job("invoice expiry", () => expireDueInvoices(deps)),
     latePayments: await job("late payments", () => checkLatePayments(deps)),
@@ -24,13 +24,19 @@ export async function runMinuteJobs(deps: Deps) {
     abandonedUploads: await job("abandoned uploads", () => sweepAbandonedUploads(deps)),
     archivedGigs: await job("old gigs to R2", () => archiveOldGigs(deps)),
     chatMove: await job("chat move", () => moveChatToRooms(deps)),
-    ...(await runNostrJobs(deps)),
+    ...(await runNostrJobs(deps, tick)),
   };
 }
 
-/** Sending the outbox's Nostr events moves no money: it runs even when payments are off (worker/index.ts). */
-export async function runNostrJobs(deps: Pick<Deps, "db" | "env">) {
-  return { nostrOutbox: await job("nostr outbox", () => publishNostrOutbox(deps)) };
+/**
+ * The Nostr jobs move no money: they run even when payments are off (worker/index.ts). On every tenth minute's
+ * tick the sweep first writes the listings that changes' deferred work missed, so they go out in the same run.
+ */
+export async function runNostrJobs(deps: Pick<Deps, "db" | "env">, tick = new Date()) {
+  return {
+    ...(sweepsAt(tick) ? { listingSweep: await job("nostr listing sweep", () => sweepGigListings(deps)) } : {}),
+    nostrOutbox: await job("nostr outbox", () => publishNostrOutbox(deps)),
+  };
 }
 
 async function job<T>(name: string, run: () => Promise<T>): Promise<T | { failed: string }> {

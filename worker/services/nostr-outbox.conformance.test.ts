@@ -16,8 +16,10 @@ import { listingAddress } from "../../domain/nostr-listing";
 import type { UserRow } from "../db/client";
 import { nostrOutbox } from "../db/schema";
 import { decodeInvoice } from "../lightning/invoice";
-import { useNostrWorld } from "../test/nostr-world";
+import { makeDeps } from "../composition";
+import { NOSTR_WORLD_ORIGIN, useNostrWorld } from "../test/nostr-world";
 import { deleteGigAsAdmin } from "./admin";
+import { runNostrJobs } from "./cron";
 import { markInvoicePaid } from "./escrow";
 import { cancelGig, claimGig } from "./gig-actions";
 import { postGig } from "./gigs";
@@ -140,6 +142,29 @@ describe("the gig listings on a real relay, as a subscribed Nostr client sees th
     const deletion = await seen((e) => e.kind === 5 && e.tags.some((t) => t[0] === "a" && t[1] === listingAddress(platform, removed.gigId)), "the removed gig's deletion");
     expect(verifyEvent(deletion)).toBe(true);
     expect(deletion.tags).toContainEqual(["k", "30402"]);
+    expect(await storedListings(removed.gigId)).toEqual([]);
+  });
+
+  it("a removal whose deferred work was lost (the isolate ended first): the cron's sweep deletes the listing from the relay", async () => {
+    const hirer = await member("hirer");
+    const removed = await postJob(hirer, "Against the rules, quietly");
+    await fund(removed.bolt11);
+    await w.cron();
+    const listing = await seen(listingOf(removed.gigId, "active"), "the listing");
+
+    // The removal commits; the deferred work that would write its deletion never runs.
+    await deleteGigAsAdmin(makeDeps(w.env(), () => {}, { db: w.d1().db, origin: NOSTR_WORLD_ORIGIN }), removed.gigId);
+    await w.cron(5);
+    // The relay still offers the gig the admin removed (its store, read directly: a query now would be cached).
+    expect(w.relay().events.map((e) => e.id)).toContain(listing.id);
+
+    // The cron's tick of a tenth minute sweeps first, then sends what it wrote, as the deployed cron does.
+    const tick = new Date(Math.ceil(Date.now() / 600_000) * 600_000 + 600_000);
+    expect(await runNostrJobs({ db: w.d1().db, env: w.env() }, tick)).toMatchObject({ listingSweep: { deleted: 1, failed: 0 }, nostrOutbox: { published: 1 } });
+    const deletion = await seen((e) => e.kind === 5 && e.tags.some((t) => t[0] === "a" && t[1] === listingAddress(platform, removed.gigId)), "the deletion");
+    expect(verifyEvent(deletion)).toBe(true);
+    expect(deletion.tags).toContainEqual(["e", listing.id]);
+    expect(w.relay().events.map((e) => e.id)).not.toContain(listing.id);
     expect(await storedListings(removed.gigId)).toEqual([]);
   });
 

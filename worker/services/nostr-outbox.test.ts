@@ -14,7 +14,24 @@ import { makeDeps } from "../composition";
 import { statement } from "../db/test-statements";
 import { adminSignIn, asAdmin } from "../test/admin";
 import { api, call, claimedJob, payWithDevWallet, postGig, signUp, statusAndBody, type Member } from "../test/factories";
-import { enqueueEvent, ensureHandlerAnnouncement, nostrOutboxHealth, publishNostrOutbox, retryDelayMs, STUCK_AFTER_ATTEMPTS, syncGigListing } from "./nostr-outbox";
+import { eq } from "drizzle-orm";
+import { ESCROW_STATUSES, GIG_STATUSES, GIG_TYPES, REMOVED_BY_ADMIN } from "../../domain/gig";
+import { isListedOnNostr } from "../../domain/nostr-listing";
+import { users } from "../db/schema";
+import { deleteGigAsAdmin } from "./admin";
+import { runNostrJobs } from "./cron";
+import { cancelGig, startWork } from "./gig-actions";
+import {
+  enqueueEvent,
+  ensureHandlerAnnouncement,
+  gigsBehindOnNostr,
+  nostrOutboxHealth,
+  publishNostrOutbox,
+  retryDelayMs,
+  STUCK_AFTER_ATTEMPTS,
+  sweepGigListings,
+  syncGigListing,
+} from "./nostr-outbox";
 import type { NostrRelayTransport, RelayOutcomes } from "./nostr-relays";
 import { nostrSettings, parseNostrRelays, parseNostrSecretKey } from "./nostr-settings";
 
@@ -187,6 +204,113 @@ describe("a gig's listing follows the gig into the outbox", () => {
     expect(await syncGigListing({ db: deps().db, env: off }, posted.gig.id)).toBe("off");
     expect(await rowsOf(posted.gig.id)).toEqual([]);
     expect(await publishNostrOutbox({ db: deps().db, env: off })).toMatchObject({ off: "Nostr publishing is off: NOSTR_SECRET_KEY is not set." });
+  });
+});
+
+describe("the cron's sweep writes what a change's deferred work missed", () => {
+  // deps() drops deferred work, as an isolate that ends before its waitUntil ran would: the change commits, and
+  // its listing is not written.
+  const lost = () => deps();
+  const memberRow = async (m: Member) => (await deps().db.query.users.findFirst({ where: eq(users.id, m.id) }))!;
+  /** Sweeps until no gig is behind (other tests' gigs share this D1); fails if a gig were found behind forever. */
+  async function sweepUntilDone() {
+    for (let round = 0; round < 20; round++) {
+      const sweep = await sweepGigListings({ db: deps().db, env }, 100);
+      if (!("behind" in sweep)) throw new Error(sweep.off);
+      if (sweep.behind === 0) return;
+    }
+    throw new Error("some gig is still behind its listing after 20 sweeps");
+  }
+
+  it("a removal whose deferred work was lost: the sweep writes the deletion, and the cron sends it", async () => {
+    const { gigId, paymentRequest } = await fundedJob();
+    await payWithDevWallet(paymentRequest);
+    await deleteGigAsAdmin(lost(), gigId);
+    // On relays the listing would still offer a gig the admin removed.
+    expect((await rowsOf(gigId)).map((r) => r.kind)).toEqual([30402]);
+    expect(await gigsBehindOnNostr({ db: deps().db, env }, 10_000)).toContain(gigId);
+
+    await sweepUntilDone();
+    const rows = await rowsOf(gigId);
+    expect(rows.map((r) => r.kind)).toEqual([30402, 5]);
+    const deletion = JSON.parse(rows[1]!.event) as Event;
+    expect(deletion.tags).toEqual([["a", listingAddress(platform, gigId)], ["e", rows[0]!.id], ["k", "30402"]]);
+    expect(verifyEvent(deletion)).toBe(true);
+
+    await onlyDue(gigId);
+    const relay = scriptedRelays(() => null);
+    await publishNostrOutbox({ db: deps().db, env }, { transport: relay.transport });
+    expect(relay.seen.map((s) => s.id)).toEqual([deletion.id]);
+    // Done for good: no sweep asks about it again.
+    expect(await gigsBehindOnNostr({ db: deps().db, env }, 10_000)).not.toContain(gigId);
+  });
+
+  it("a gig open before publishing was turned on is listed by the sweep, active, without waiting for a change", async () => {
+    const { gigId, paymentRequest } = await fundedJob();
+    await payWithDevWallet(paymentRequest);
+    await statement("DELETE FROM nostr_outbox WHERE gig_id = ?", gigId).run();
+    await sweepUntilDone();
+    // The gig page shows "Also on Nostr" for it: the listing it names now exists, and says the gig is open.
+    expect((await eventsOf(gigId)).map((e) => [tagOf(e, "d"), tagOf(e, "status")])).toEqual([[gigId, "active"]]);
+  });
+
+  it("a lost cancel: the sweep replaces the active listing with a sold one", async () => {
+    const { hirer, gigId, paymentRequest } = await fundedJob();
+    await payWithDevWallet(paymentRequest);
+    await cancelGig(lost(), await memberRow(hirer), gigId);
+    expect((await eventsOf(gigId)).map((e) => tagOf(e, "status"))).toEqual(["active"]);
+    await sweepUntilDone();
+    expect((await eventsOf(gigId)).map((e) => tagOf(e, "status"))).toEqual(["active", "sold"]);
+  });
+
+  it("a change that alters nothing a listing says is looked at once: no sweep signs it again", async () => {
+    const job = await claimedJob();
+    await startWork(lost(), await memberRow(job.worker), job.gigId);
+    expect(await gigsBehindOnNostr({ db: deps().db, env }, 10_000)).toContain(job.gigId);
+    await sweepUntilDone();
+    expect((await eventsOf(job.gigId)).map((e) => tagOf(e, "status"))).toEqual(["active", "sold"]);
+    expect(await gigsBehindOnNostr({ db: deps().db, env }, 10_000)).not.toContain(job.gigId);
+  });
+
+  it("never lists what may not be listed: an unpaid job request, a removed gig that never was", async () => {
+    const unpaid = await fundedJob();
+    const removed = await fundedJob();
+    await deleteGigAsAdmin(lost(), removed.gigId);
+    await sweepUntilDone();
+    expect(await rowsOf(unpaid.gigId)).toEqual([]);
+    expect(await rowsOf(removed.gigId)).toEqual([]);
+  });
+
+  it("finds a gig with no listing behind exactly when isListedOnNostr says it is listed, for every state a gig can be in", async () => {
+    const { gigId } = await fundedJob();
+    const disagree: string[] = [];
+    for (const gigType of GIG_TYPES)
+      for (const status of GIG_STATUSES)
+        for (const escrowStatus of ESCROW_STATUSES)
+          for (const resolution of [null, REMOVED_BY_ADMIN, "pay_worker"]) {
+            await statement("UPDATE gigs SET gig_type = ?, status = ?, escrow_status = ?, resolution = ? WHERE id = ?", gigType, status, escrowStatus, resolution, gigId).run();
+            const behind = (await gigsBehindOnNostr({ db: deps().db, env }, 10_000)).includes(gigId);
+            if (behind !== isListedOnNostr({ gigType, status, escrowStatus, resolution })) disagree.push([gigType, status, escrowStatus, resolution].join("/"));
+          }
+    await statement("UPDATE gigs SET gig_type = 'job_request', status = 'pending_payment', escrow_status = 'pending', resolution = NULL WHERE id = ?", gigId).run();
+    expect(disagree).toEqual([]);
+    expect(await rowsOf(gigId)).toEqual([]);
+  });
+
+  it("runs on the cron's tick of every tenth minute, before the outbox is sent", async () => {
+    await sweepUntilDone();
+    const { gigId, paymentRequest } = await fundedJob();
+    await payWithDevWallet(paymentRequest);
+    await deleteGigAsAdmin(lost(), gigId);
+    const other = await runNostrJobs(deps(), new Date("2026-12-02T10:07:00.000Z"));
+    expect(other).not.toHaveProperty("listingSweep");
+    expect((await rowsOf(gigId)).map((r) => r.kind)).toEqual([30402]);
+    const tenth = await runNostrJobs(deps(), new Date("2026-12-02T10:10:00.000Z"));
+    expect(tenth.listingSweep).toMatchObject({ behind: 1, deleted: 1, failed: 0 });
+    const rows = await rowsOf(gigId);
+    expect(rows.map((r) => r.kind)).toEqual([30402, 5]);
+    // The same run tried to send it (the tests' relay is a closed port): it waits for its next attempt.
+    expect(rows[1]!.attempts).toBe(1);
   });
 });
 

@@ -1,8 +1,10 @@
 // Gigstr on Nostr, the Worker's side (docs/decisions/025): after a change to a gig commits, its NIP-99 listing
 // follows it (syncGigListings, called from one place: Deps.committed in composition.ts, for every change that
 // wrote a gig event); the event is signed and written to the outbox (a D1 row keyed by its id) and nothing
-// else happens in the request. The cron sends due rows to the relays (publishNostrOutbox), retrying with
-// back-off; the admin's dashboard counts what is stuck (nostrOutboxHealth). The same outbox carries the members'
+// else happens in the request. That write is deferred work, which can be lost (the isolate ends, D1 fails for a
+// moment): every ten minutes the cron's sweep (sweepGigListings) brings up to date each gig whose listing is
+// behind it, and a gig that was open before publishing was turned on. The cron sends due rows to the relays
+// (publishNostrOutbox), retrying with back-off; the admin's dashboard counts what is stuck (nostrOutboxHealth). The same outbox carries the members'
 // notifications as NIP-17 gift wraps (nostr-dms.ts, docs/decisions/026), sent to each member's DM relays.
 //
 // A gig is listed once it is open (a service offering when posted, a job request once its escrow is funded;
@@ -11,9 +13,10 @@
 // change that alters what the listing says replaces it (created_at strictly increasing per gig, and never from
 // an older version of the gig than the last row's), with status `sold` once the gig is no longer open; the
 // admin's removal sends a NIP-09 deletion, after which nothing more is published for that gig.
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, max, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, max, or, sql } from "drizzle-orm";
 import { finalizeEvent, type Event, type VerifiedEvent } from "nostr-tools/pure";
 import {
+  ACTIVE_LISTING_STATUS,
   DELETION_KIND,
   HANDLER_ID,
   HANDLER_KIND,
@@ -135,7 +138,7 @@ export type ListingOutcome = "off" | "gone" | "unlisted" | "unchanged" | "listed
 
 /**
  * After changes to these gigs committed: each one's listing follows it (Deps.committed calls this as deferred
- * work, so no request waits on it). Never throws: a gig that fails is logged, and its next change catches up.
+ * work, so no request waits on it). Never throws: a gig that fails is logged, and the cron's sweep catches up.
  */
 export async function syncGigListings(deps: OutboxDeps, gigIds: readonly string[], requestOrigin?: string): Promise<Record<string, ListingOutcome | "failed">> {
   const outcomes: Record<string, ListingOutcome | "failed"> = {};
@@ -212,7 +215,15 @@ export async function syncGigListing(deps: OutboxDeps, gigId: string, requestOri
         },
         { createdAt, gigUrl: origin ? gigPageUrl(origin, gig.id) : null },
       );
-      if (newest && sameContent(parseEvent(newest), template)) return "unchanged";
+      if (newest && sameContent(parseEvent(newest), template)) {
+        // The newest listing says what this version would: it now stands for this version too, so the sweep
+        // does not ask again, and a sync of an older version arriving late is refused (enqueueNext's guard).
+        await deps.db
+          .update(nostrOutbox)
+          .set({ gigVersion: gig.version })
+          .where(and(eq(nostrOutbox.id, newest.id), lt(nostrOutbox.gigVersion, gig.version)));
+        return "unchanged";
+      }
     }
     const event = finalizeEvent(template, nostr.secretKey);
     if (await enqueueNext(deps, event, { address, gigId: gig.id, gigVersion: gig.version }, now)) {
@@ -220,6 +231,64 @@ export async function syncGigListing(deps: OutboxDeps, gigId: string, requestOri
     }
   }
   return "raced";
+}
+
+/** The sweep runs on the cron ticks of every tenth minute: it reads every gig, so not each minute. */
+export const SWEEP_EVERY_MINUTES = 10;
+/** Gigs one sweep brings up to date at most (removals first, then open gigs, newest first); the rest wait for the next. */
+export const SWEEP_BATCH = 25;
+
+/** Whether the cron tick at this time sweeps. */
+export const sweepsAt = (tick: Date) => tick.getUTCMinutes() % SWEEP_EVERY_MINUTES === 0;
+
+/**
+ * `isListedOnNostr` (domain/nostr-listing.ts) over the gigs table, from the same constants: a gig with no
+ * listing yet is behind exactly when this holds (nostr-outbox.test.ts holds the two equal for every gig state).
+ */
+const LISTED_ON_NOSTR = sql`(${gigs.resolution} IS NOT ${REMOVED_BY_ADMIN} AND (${gigs.status} = ${ACTIVE_LISTING_STATUS} OR ${gigs.gigType} = 'service_offering' OR ${gigs.escrowStatus} <> 'pending'))`;
+
+/**
+ * The gigs whose listing is behind them, at most `limit`: those listed whose newest listing was made from an older
+ * version of the gig (a removal among them: its deletion), and those that should be listed and have no row at all.
+ * A gig whose newest row is its deletion is done for good. Each gig's newest row is found by the address index.
+ */
+export async function gigsBehindOnNostr(deps: OutboxDeps, limit = SWEEP_BATCH): Promise<string[]> {
+  const pubkey = nostrSettings(deps.env).pubkey;
+  if (!pubkey) return [];
+  const newestRow = sql`(SELECT o.id FROM nostr_outbox o WHERE o.address = ${listingAddress(pubkey, "")} || ${gigs.id} ORDER BY o.event_created_at DESC LIMIT 1)`;
+  const rows = await deps.db
+    .select({ id: gigs.id })
+    .from(gigs)
+    .leftJoin(nostrOutbox, eq(nostrOutbox.id, newestRow))
+    .where(or(and(isNull(nostrOutbox.id), LISTED_ON_NOSTR), and(eq(nostrOutbox.kind, LISTING_KIND), lt(nostrOutbox.gigVersion, gigs.version))))
+    .orderBy(desc(sql`${gigs.resolution} IS ${REMOVED_BY_ADMIN}`), desc(sql`${gigs.status} = ${ACTIVE_LISTING_STATUS}`), desc(gigs.createdAt))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+export interface ListingSweep {
+  /** Gigs found behind. */
+  behind: number;
+  /** Of those: listed (a first or a newer listing), deleted, or found up to date after all (another write won). */
+  listed: number;
+  deleted: number;
+  unchanged: number;
+  /** Could not be written this time (logged): found again by the next sweep. */
+  failed: number;
+}
+
+/**
+ * The cron's catch-up (every SWEEP_EVERY_MINUTES): each gig whose listing is behind it gets what its change's
+ * deferred work would have written, by the same syncGigListing, so a lost write (or a gig that was open before
+ * publishing was turned on) is written within minutes, not at the gig's next change, which may never come.
+ */
+export async function sweepGigListings(deps: OutboxDeps, limit = SWEEP_BATCH): Promise<ListingSweep | { off: string }> {
+  const nostr = nostrSettings(deps.env);
+  if (nostr.off) return { off: nostr.off };
+  const behind = await gigsBehindOnNostr(deps, limit);
+  const outcomes = Object.values(await syncGigListings(deps, behind));
+  const count = (...of: (ListingOutcome | "failed")[]) => outcomes.filter((o) => of.includes(o)).length;
+  return { behind: behind.length, listed: count("listed"), deleted: count("deleted"), unchanged: count("unchanged", "raced", "unlisted", "gone"), failed: count("failed") };
 }
 
 /**
