@@ -27,6 +27,8 @@ export const users = sqliteTable(
     totalReviews: integer("total_reviews").notNull().default(0),
     /** "Send my notifications as Nostr DMs": each notification also goes as a NIP-17 private message (docs/decisions/026). */
     nostrDmNotifications: integer("nostr_dm_notifications", { mode: "boolean" }).notNull().default(false),
+    /** When the member last turned that on (null while off): the cron's sweep DMs only notifications written since (docs/decisions/045). */
+    nostrDmSince: text("nostr_dm_since"),
     deletedAt: text("deleted_at"),
     createdAt: createdAt(),
   },

@@ -5,6 +5,7 @@ import { checkLatePayments, expireDueInvoices } from "./escrow";
 import { retryPayouts } from "./payouts";
 import { autoReleaseDue } from "./auto-release";
 import { sweepAbandonedUploads } from "./files";
+import { sweepNotificationDms } from "./nostr-dms";
 import { publishNostrOutbox, sweepGigListings, sweepsAt } from "./nostr-outbox";
 import { archiveOldGigs } from "./archive";
 import { moveChatToRooms } from "./chat-move";
@@ -30,11 +31,16 @@ export async function runMinuteJobs(deps: Deps, tick = new Date()) {
 
 /**
  * The Nostr jobs move no money: they run even when payments are off (worker/index.ts). On every tenth minute's
- * tick the sweep first writes the listings that changes' deferred work missed, so they go out in the same run.
+ * tick the sweeps first write the listings and DMs that changes' deferred work missed, so they go out in the same run.
  */
 export async function runNostrJobs(deps: Pick<Deps, "db" | "env">, tick = new Date()) {
   return {
-    ...(sweepsAt(tick) ? { listingSweep: await job("nostr listing sweep", () => sweepGigListings(deps)) } : {}),
+    ...(sweepsAt(tick)
+      ? {
+          listingSweep: await job("nostr listing sweep", () => sweepGigListings(deps)),
+          dmSweep: await job("nostr dm sweep", () => sweepNotificationDms(deps)),
+        }
+      : {}),
     nostrOutbox: await job("nostr outbox", () => publishNostrOutbox(deps)),
   };
 }

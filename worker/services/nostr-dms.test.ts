@@ -10,7 +10,10 @@ import { makeDeps } from "../composition";
 import { statement } from "../db/test-statements";
 import { api, call, payWithDevWallet, postGig, signUp, type Member } from "../test/factories";
 import { DM_RELAYS_TTL_MS } from "./nostr-dm-relays";
-import { enqueueNotificationDms } from "./nostr-dms";
+import { eq } from "drizzle-orm";
+import { users } from "../db/schema";
+import { sendInterest } from "./interest";
+import { DM_SWEEP_WINDOW_MS, enqueueNotificationDms, sweepNotificationDms } from "./nostr-dms";
 import { ensureHandlerAnnouncement, MAX_RELAYS_PER_RUN, publishNostrOutbox } from "./nostr-outbox";
 import type { NostrRelayTransport, RelayOutcomes } from "./nostr-relays";
 import { nostrSettings } from "./nostr-settings";
@@ -127,6 +130,82 @@ describe("a notification for a member who turned the setting on", () => {
     const [notification] = await notificationsOf(hirer);
     expect(await enqueueNotificationDms(deps(), [notification!.id, notification!.id])).toBe(0);
     expect(await wrapsFor(hirer)).toHaveLength(1);
+  });
+});
+
+describe("the cron's sweep writes the DMs a change's deferred work missed", () => {
+  const memberRow = async (m: Member) => (await deps().db.query.users.findFirst({ where: eq(users.id, m.id) }))!;
+  /** An open job request by `hirer`, and interest in it sent with deps that drop deferred work (an isolate that ended first). */
+  async function lostInterest(hirer: Member) {
+    const posted = await postGig(hirer, { title: "Audit a zap splitter", description: "Small codebase.", category: "Development", payment: 9_000 });
+    expect((await payWithDevWallet(posted.paymentRequest!)).status).toBe(200);
+    const gigId = posted.gig.id as string;
+    await sendInterest(deps(), await memberRow(await signUp()), gigId, "I audit Lightning code.");
+    return gigId;
+  }
+  const inTwoMinutes = () => new Date(Date.now() + 2 * 60_000);
+
+  it("a notification whose DM was never written gets its gift wrap from the sweep, once, as the request would have written it", async () => {
+    const hirer = await memberWithDms(true);
+    const gigId = await lostInterest(hirer);
+    const [notification] = await notificationsOf(hirer);
+    expect(notification).toMatchObject({ gigId, title: "New Interest" });
+    expect(await wrapsFor(hirer)).toEqual([]);
+
+    // The last minute's are left to the deferred write on its way.
+    await sweepNotificationDms(deps());
+    expect(await wrapsFor(hirer)).toEqual([]);
+
+    await sweepNotificationDms(deps(), inTwoMinutes());
+    const wraps = await wrapsFor(hirer);
+    expect(wraps.map((w) => [w.kind, w.recipient, w.notification_id])).toEqual([[1059, hirer.pubkey, notification!.id]]);
+    const rumor = unwrapEvent(JSON.parse(wraps[0]!.event) as Event, hirer.secretKey);
+    expect(rumor.pubkey).toBe(platform);
+    expect(rumor.content).toBe(`${notification!.title}\n\n${notification!.message}\n\nhttps://gigstr.test/gig/${gigId}`);
+
+    await sweepNotificationDms(deps(), inTwoMinutes());
+    expect(await wrapsFor(hirer)).toHaveLength(1);
+  });
+
+  it("only notifications written since the member turned DMs on, and none older than a day", async () => {
+    const hirer = await memberWithDms(false);
+    await lostInterest(hirer);
+    await patchMe(hirer, { nostrDmNotifications: true });
+    await sweepNotificationDms(deps(), inTwoMinutes());
+    // Turning DMs on does not send the notifications from before.
+    expect(await wrapsFor(hirer)).toEqual([]);
+
+    await lostInterest(hirer);
+    const [newest] = await notificationsOf(hirer);
+    await sweepNotificationDms(deps(), new Date(Date.now() + DM_SWEEP_WINDOW_MS + 60_000));
+    expect(await wrapsFor(hirer)).toEqual([]);
+    await sweepNotificationDms(deps(), inTwoMinutes());
+    expect((await wrapsFor(hirer)).map((w) => w.notification_id)).toEqual([newest!.id]);
+  });
+
+  it("nothing for a member who turned DMs off again, or deleted their account", async () => {
+    const off = await memberWithDms(true);
+    await lostInterest(off);
+    await patchMe(off, { nostrDmNotifications: false });
+    const gone = await memberWithDms(true);
+    await lostInterest(gone);
+    await statement("UPDATE users SET deleted_at = ? WHERE id = ?", new Date().toISOString(), gone.id).run();
+    await sweepNotificationDms(deps(), inTwoMinutes());
+    expect(await wrapsFor(off)).toEqual([]);
+    expect(await wrapsFor(gone)).toEqual([]);
+  });
+
+  it("migration 0020 gives the members who had DMs on a start of now, and none to the others", async () => {
+    const on = await memberWithDms(true);
+    const offMember = await memberWithDms(false);
+    await statement("UPDATE users SET nostr_dm_since = NULL WHERE id IN (?, ?)", on.id, offMember.id).run();
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0020_"))!;
+    const before = new Date().toISOString();
+    const backfill = migration.queries.filter((q) => q.includes("UPDATE `users`"));
+    expect(backfill).toHaveLength(1);
+    await statement(backfill[0]!).run();
+    expect((await memberRow(on)).nostrDmSince! >= before).toBe(true);
+    expect((await memberRow(offMember)).nostrDmSince).toBeNull();
   });
 });
 

@@ -92,7 +92,10 @@ export async function updateProfile(deps: Pick<Deps, "db" | "env" | "defer">, me
   if (edit.nip05 !== undefined) changes.nip05 = edit.nip05;
   if (edit.profilePicture !== undefined) changes.profilePicture = edit.profilePicture;
   if (edit.lightningAddress !== undefined) changes.lightningAddress = edit.lightningAddress;
-  if (edit.nostrDmNotifications !== undefined && edit.nostrDmNotifications !== me.nostrDmNotifications) changes.nostrDmNotifications = edit.nostrDmNotifications;
+  if (edit.nostrDmNotifications !== undefined && edit.nostrDmNotifications !== me.nostrDmNotifications) {
+    changes.nostrDmNotifications = edit.nostrDmNotifications;
+    changes.nostrDmSince = edit.nostrDmNotifications ? new Date().toISOString() : null;
+  }
 
   const lightningAddressAfter = edit.lightningAddress !== undefined ? edit.lightningAddress : me.lightningAddress;
   if (edit.gigstrAlias !== undefined && edit.gigstrAlias !== me.gigstrAlias) {
@@ -218,7 +221,7 @@ export async function deleteAccount(deps: Pick<Deps, "db" | "committed"> & Parti
     addGigEvent(change, cancelled, { gigId: id, type: "cancelled", actorId: me.id, data: { reason: "account_deleted" } });
   }
   change.delete(sessions, where("user_id = ?", me.id), guard);
-  const scrubbed = { username: `deleted-${me.id}`, nostrPubkey: null, displayName: DELETED_USER_NAME, profilePicture: null, bio: null, nip05: null, lightningAddress: null, nostrDmNotifications: false, deletedAt: change.at };
+  const scrubbed = { username: `deleted-${me.id}`, nostrPubkey: null, displayName: DELETED_USER_NAME, profilePicture: null, bio: null, nip05: null, lightningAddress: null, nostrDmNotifications: false, nostrDmSince: null, deletedAt: change.at };
   change.update(users, scrubbed, where("id = ?", me.id), guard);
   await change.commit();
   // The guard decided, in the batch: money in play (now, or landed meanwhile) left everything as it was.
