@@ -2,10 +2,11 @@
 // follows it (syncGigListings, called from one place: Deps.committed in composition.ts, for every change that
 // wrote a gig event); the event is signed and written to the outbox (a D1 row keyed by its id) and nothing
 // else happens in the request. That write is deferred work, which can be lost (the isolate ends, D1 fails for a
-// moment): every ten minutes the cron's sweep (sweepGigListings) brings up to date each gig whose listing is
-// behind it, and a gig that was open before publishing was turned on. The cron sends due rows to the relays
-// (publishNostrOutbox), retrying with back-off; the admin's dashboard counts what is stuck (nostrOutboxHealth). The same outbox carries the members'
-// notifications as NIP-17 gift wraps (nostr-dms.ts, docs/decisions/026), sent to each member's DM relays.
+// moment): every ten minutes the cron's sweep (sweepGigListings, docs/decisions/045) brings up to date each gig
+// whose listing is behind it, and a gig that was open before publishing was turned on. The cron sends due rows
+// to the relays (publishNostrOutbox), retrying with back-off; the admin's dashboard counts what is stuck
+// (nostrOutboxHealth). The same outbox carries the members' notifications as NIP-17 gift wraps (nostr-dms.ts,
+// docs/decisions/026), sent to each member's DM relays.
 //
 // A gig is listed once it is open (a service offering when posted, a job request once its escrow is funded;
 // isListedOnNostr in domain/nostr-listing.ts, which the gig page's "Also on Nostr" reads too): a job request
