@@ -8,8 +8,11 @@
 //            and of each message's notification to the other party's open tabs (their inbox sockets); with
 //            job.runtimeUrl, the same again in a second room, connected straight to the runtime's own port
 //   payment  post a job, pay its invoice with the dev wallet, time until GET /api/gigs/{id} shows it funded
+//   instructions  operations one at a time, in rounds, each round's window counted by callgrind in the runtime
+//            (job.pid, under valgrind: bench/lib/instructions.mjs), which this client tells when to count
 //
 // Every loop is bounded in count and in time; the only addresses ever used are job.baseUrl and job.runtimeUrl (127.0.0.1).
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
@@ -538,6 +541,42 @@ async function payment({ samples, webhook = true, spreadMs = 0, agent: given, hi
   return { samples, webhook, spreadMs, detectionMs: summarize(detection), payCallMs: summarize(payCall), failures };
 }
 
+// ---- Instructions ----------------------------------------------------------------------------------
+
+/**
+ * Each target's operation, one at a time: `warmup` of each uncounted (the runtime's compilers see the code
+ * first), then `rounds` rounds, each a window of `count` operations of every target in turn (which goes first
+ * alternating). Before a window the runtime's counters are zeroed and after it they are dumped under the label
+ * `<key> <round>`; the runner reads the dumps. Counting itself is on from the end of the warm-up.
+ */
+async function instructions(job) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const control = (...args) => execFileSync("callgrind_control", [...args, String(job.pid)], { stdio: "ignore", timeout: 60_000 });
+  const ops = job.targets.map((t) => ({ key: t.key, op: operationFor(t.target, agent) }));
+  const failures = [];
+  const runOne = async (op) => {
+    const r = await op();
+    if (!r.ok) failures.push(r.error);
+  };
+  for (const { op } of ops) for (let i = 0; i < job.warmup; i++) await runOne(op);
+  control("--instr=on");
+  // The first operations after instrumentation is switched on run code valgrind has not translated yet.
+  for (const { op } of ops) for (let i = 0; i < Math.min(job.warmup, 10); i++) await runOne(op);
+  const windows = [];
+  for (let round = 1; round <= job.rounds; round++) {
+    for (const { key, op } of round % 2 ? ops : [...ops].reverse()) {
+      control("--zero");
+      for (let i = 0; i < job.count; i++) await runOne(op);
+      const label = `${key} ${round}`;
+      control(`--dump=${label}`);
+      windows.push({ key, round, label });
+    }
+  }
+  control("--instr=off");
+  agent.destroy();
+  return { count: job.count, rounds: job.rounds, warmup: job.warmup, windows, failures: errorSummary(failures) };
+}
+
 function round(x) {
   return Math.round(x * 100) / 100;
 }
@@ -553,6 +592,7 @@ let result;
 if (job.kind === "http") result = job.mode === "open" ? await openLoop(job.target, job) : await closedLoop(job.target, job);
 else if (job.kind === "chat") result = await chat(job);
 else if (job.kind === "payment") result = await payment(job);
+else if (job.kind === "instructions") result = await instructions(job);
 else throw new Error(`unknown job kind ${job.kind}`);
 const usage = process.cpuUsage();
 result.clientCpuMs = Math.round((usage.user + usage.system) / 1000);

@@ -32,6 +32,7 @@ import { cursorAfter, generateSeed, writeSeedSql } from "./lib/seed.mjs";
 import { CHROMIUM, lighthousePages } from "./lib/lighthouse.mjs";
 import { profileWhile } from "./lib/profile.mjs";
 import { coreBusyMs, EMPTY_WORKER_LIMIT_PATH, EMPTY_WORKER_PROBE, findTaskset, freePort, groupCpuMs, LIKE_A_DEPLOYMENT, niced, pinned, runStep, runtimePid, runtimePort, startApp, startEmptyWorker, stopApp } from "./lib/server.mjs";
+import { callgrindAvailable, callgrindWorkerd, readDumps } from "./lib/instructions.mjs";
 import { perfAvailable, sampleSqlite } from "./lib/sqlite-share.mjs";
 import { measureFirstPage } from "./lib/web-size.mjs";
 import { measureWorkerBundle } from "./lib/worker-bundle.mjs";
@@ -45,7 +46,7 @@ const taskset = cores >= 2 ? findTaskset() : null;
 const SECONDS = Math.min(Math.max(Number(process.env.BENCH_SECONDS ?? 10) || 10, 2), 30);
 const SKIP_IDLE = process.env.BENCH_SKIP_IDLE === "1";
 const NICE = Math.min(Math.max(Math.trunc(Number(process.env.BENCH_NICE ?? 0)) || 0, -20), 19);
-const PHASES = ["web", "bundle", "rows", "load", "chat", "payment", "profile", "lighthouse"];
+const PHASES = ["web", "bundle", "rows", "load", "chat", "payment", "profile", "lighthouse", "instructions"];
 const ONLY = phasesOf(process.env.BENCH_ONLY);
 const runs = (phase) => ONLY.has(phase);
 const PAGE = 50;
@@ -60,6 +61,10 @@ const HARD_LIMIT_MS = 25 * 60_000;
  * (docs/decisions/041): one window of each minutes apart read the same build 1.5-2.2x on this machine.
  */
 const PAIRED_ROUNDS = 5;
+/** Requests of each kind in one counted window of the instructions phase, and uncounted before the first. */
+const INSTRUCTION_WINDOW = 20;
+const INSTRUCTION_WARMUP = 40;
+
 /**
  * Where issue 29's Worker-CPU ratios (sign-in to a browse page, a rendered page to its API read) are judged:
  * straight to the runtime, where the requests reach the Worker's workerd as a deployment's reach the Worker.
@@ -157,7 +162,7 @@ async function main() {
     log(`  by package: ${wb.packages.slice(0, 12).map((p) => `${p.name} ${kb(p.bytes)} KB`).join(", ")}`);
     log(`  loaded only when asked for: ${wb.deferred.map((d) => `${d.name} ${d.modulesAtStart}/${d.modules} modules at start`).join(", ")}`);
   }
-  const needsApp = ["rows", "load", "chat", "payment", "profile", "lighthouse"].some(runs);
+  const needsApp = ["rows", "load", "chat", "payment", "profile", "lighthouse", "instructions"].some(runs);
   if (!runs("web") && needsApp && !existsSync(path.join(root, "dist", "web", "index.html"))) {
     log("building the web bundle the app serves (vite build; not measured: web is not run)");
     runStep(nodeBin, [path.join(root, "bench", "lib", "build-web.mjs"), path.join(work, "chunks.json")], { cwd: root, env: process.env, label: "vite build" });
@@ -197,6 +202,7 @@ async function main() {
       }
     }
   }
+  if (runs("instructions")) await instructionCounts(results);
   if (big) await hundredThousand(results);
 
   results.machine.loadAverageAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
@@ -208,6 +214,80 @@ async function main() {
   const file = results.phases.length < PHASES.length ? `results.${results.phases.join("+")}.json` : "results.json";
   writeFileSync(path.join(root, "bench", file), `${JSON.stringify(results, null, 1)}\n`);
   log(`wrote bench/${file} (${results.durationS} s)`);
+}
+
+/**
+ * Sign-in and a browse page counted in instructions, not seconds (bench/lib/instructions.mjs): on the 1,000-gig
+ * state, an app of its own whose workerd processes run under callgrind, the requests sent straight to the runtime
+ * one at a time, in PAIRED_ROUNDS rounds that take the two in turn. A round's ratio is of instructions per request;
+ * the median of the rounds is printed beside the budget's own figure, the CPU time of the load phase's rounds.
+ */
+async function instructionCounts(results) {
+  const cg = callgrindAvailable();
+  if (!cg.ok) {
+    results.instructions = { notMeasured: cg.reason };
+    log(`instructions: not measured, ${cg.reason}`);
+    return;
+  }
+  const seed = generateSeed({ gigCount: 1000, userCount: 200, seed: 1 });
+  const stateDir = await seededState("1k-instructions", seed);
+  const dir = path.join(work, "callgrind");
+  mkdirSync(dir, { recursive: true });
+  log("instructions: the app's workerd under callgrind (it starts slowly)");
+  const app = await start(stateDir, "1k-callgrind", { MINIFLARE_WORKERD_PATH: callgrindWorkerd(root, dir) });
+  try {
+    const pid = runtimePid(app);
+    const port = await runtimePort(app);
+    if (!pid || !port) {
+      results.instructions = { notMeasured: "the Worker's runtime was not found" };
+      log(`instructions: not measured, ${results.instructions.notMeasured}`);
+      return;
+    }
+    const targets = [
+      { key: "signIn", target: { kind: "signin", keys: 50 } },
+      { key: "browseFirstPage", target: { kind: "get", paths: [`/api/gigs?status=open&limit=${PAGE}`] } },
+    ];
+    const run = await client(app, { kind: "instructions", baseUrl: `http://127.0.0.1:${port}`, pid, targets, warmup: INSTRUCTION_WARMUP, count: INSTRUCTION_WINDOW, rounds: PAIRED_ROUNDS, hardLimitMs: 900_000 });
+    const dumps = readDumps(dir, pid);
+    const perRequest = (key, round, withoutSqlite = false) => {
+      const d = dumps[`${key} ${round}`];
+      if (!d || d.instructions === null) return null;
+      return (withoutSqlite ? d.instructions - d.sqliteInstructions : d.instructions) / run.count;
+    };
+    const rounds = [];
+    for (let round = 1; round <= run.rounds; round++) {
+      const signIn = perRequest("signIn", round);
+      const browse = perRequest("browseFirstPage", round);
+      rounds.push({
+        round,
+        signInInstructions: signIn === null ? null : Math.round(signIn),
+        browseInstructions: browse === null ? null : Math.round(browse),
+        ratio: ratio(signIn, browse),
+        ratioWithoutSqlite: ratio(perRequest("signIn", round, true), perRequest("browseFirstPage", round, true)),
+      });
+    }
+    results.instructions = {
+      measuredWith: cg.version,
+      note:
+        `Instructions the Worker's runtime (workerd: the Worker, D1, Durable Objects) executed, every thread, user space, counted by callgrind; ${run.warmup} of each request uncounted first, then ${run.rounds} rounds of ${run.count} sign-ins (challenge + verify) and ${run.count} browse pages (GET /api/gigs?status=open&limit=${PAGE}, 1,000 gigs) one at a time, straight to the runtime. ` +
+        "The same work counts the same whatever else the machine does; the kernel's part (sockets) is not in it, nor in a deployed Worker's CPU time. Without SQLite: less the self cost of SQLite's own functions (a lower bound of the local D1's part).",
+      window: run.count,
+      failures: run.failures,
+      rounds,
+      medianRatio: medianOf(rounds.map((r) => r.ratio)),
+      medianRatioWithoutSqlite: medianOf(rounds.map((r) => r.ratioWithoutSqlite)),
+      signInInstructions: medianOf(rounds.map((r) => r.signInInstructions)),
+      browseInstructions: medianOf(rounds.map((r) => r.browseInstructions)),
+    };
+    const x = results.instructions;
+    log(`instructions: sign-in ${millions(x.signInInstructions)} M, a browse page ${millions(x.browseInstructions)} M a request; median ratio ${x.medianRatio}x (${x.medianRatioWithoutSqlite}x without SQLite's); rounds ${rounds.map((r) => r.ratio).join(", ")}; failures ${run.failures.count}`);
+  } finally {
+    await stop(app);
+  }
+}
+
+function millions(n) {
+  return n === null ? "—" : (n / 1e6).toFixed(2);
 }
 
 /** The phases BENCH_ONLY names (all when unset or empty); an unknown name fails the harness at once. */
@@ -887,6 +967,18 @@ function table(r) {
     add(`${l.label} x 50 connections`, lat(l.closed), "—", null);
   }
   for (const row of ratioRows(r)) add(...row);
+  const ins = r.instructions;
+  const insMetric = "Ratio: sign-in (challenge + verify), instructions the runtime ran to a browse page's (callgrind, straight to the runtime, 1,000 gigs; the median of the rounds)";
+  if (!ins) notRun("instructions", insMetric, "—");
+  else if (ins.notMeasured) add(insMetric, `not measured, ${ins.notMeasured}`, "—", null);
+  else {
+    add(
+      insMetric,
+      `${times(ins.medianRatio)} (${millions(ins.signInInstructions)} vs ${millions(ins.browseInstructions)} M instructions a request; rounds ${ins.rounds.map((x) => times(x.ratio)).join(", ")}; without SQLite's own ${times(ins.medianRatioWithoutSqlite)}${ins.failures.count ? `; ${ins.failures.count} requests failed` : ""})`,
+      "—",
+      null,
+    );
+  }
 
   const c = r.chat;
   if (!c) {

@@ -11,7 +11,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 
-const SQLITE_FRAME = /sqlite3|SqliteDatabase|SqlStorage|\bSqlite/;
+export const SQLITE_FRAME = /sqlite3|SqliteDatabase|SqlStorage|\bSqlite/;
 
 let available;
 /** Whether `perf` can sample here (answers the reason when not). */
