@@ -15,7 +15,13 @@ export function ToastRegion({ items, onClosed }: { items: ToastItem[]; onClosed:
     const update = () => {
       const atTop = !(typeof window.matchMedia === "function" && window.matchMedia(XL_QUERY).matches);
       const height = showing && atTop && element ? Math.ceil(element.getBoundingClientRect().height) : 0;
-      root.style.setProperty(TOAST_CLEARANCE_VAR, `${height}px`);
+      // A style written on <html> restyles the whole page (every card of a browse list): the property is there
+      // only while a toast needs room (its readers fall back to 0px), and the same value is not written again.
+      // Written at every mount, it was a whole-page restyle in the task after the public pages' hydration.
+      const value = height > 0 ? `${height}px` : "";
+      if (root.style.getPropertyValue(TOAST_CLEARANCE_VAR) === value) return;
+      if (value) root.style.setProperty(TOAST_CLEARANCE_VAR, value);
+      else root.style.removeProperty(TOAST_CLEARANCE_VAR);
     };
     update();
     if (!element || typeof ResizeObserver === "undefined") return;
